@@ -1,0 +1,101 @@
+"""compaction-sim: finds where hierarchical context compaction silently loses task-critical
+constraints, before you deploy it.
+
+The public API is re-exported here; see README.md for the tour.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.engine import rng_for, run_trial
+    from sim.errors import (
+        BudgetInfeasible,
+        CompactionFailure,
+        CompactionSimError,
+        RecallFloorViolation,
+        RegistryError,
+        ScenarioError,
+        UserError,
+    )
+    from sim.generate import HistorySpec, Placement, generate_history
+    from sim.grade import grade_text
+    from sim.scenario import Scenario, load_scenario
+    from sim.summarizers import (
+        SimParams,
+        SimulatedSummarizer,
+        Summarizer,
+        SummaryRequest,
+        SummaryResult,
+    )
+    from sim.tokens import Tokenizer, get_counter
+    from sim.trial import run_scenario_trial
+    from sim.types import (
+        AnchorGroup,
+        Fact,
+        FactGrade,
+        Grade,
+        History,
+        Ladder,
+        LevelRecord,
+        LevelSpec,
+        Polarity,
+        RecallFloor,
+        TrialRecord,
+        Violation,
+    )
+
+__version__ = "0.1.0"
+
+# Lazy re-exports (PEP 562): `import sim` stays cheap, so a runtime that only needs the floor
+# gate does not pay for numpy, pandas or pydantic.
+_EXPORTS: dict[str, str] = {
+    "AnchorGroup": "sim.types",
+    "BudgetInfeasible": "sim.errors",
+    "CompactionFailure": "sim.errors",
+    "CompactionSimError": "sim.errors",
+    "Fact": "sim.types",
+    "FactGrade": "sim.types",
+    "Grade": "sim.types",
+    "History": "sim.types",
+    "HistorySpec": "sim.generate",
+    "Ladder": "sim.types",
+    "LevelRecord": "sim.types",
+    "LevelSpec": "sim.types",
+    "Placement": "sim.generate",
+    "Polarity": "sim.types",
+    "RecallFloor": "sim.types",
+    "RecallFloorViolation": "sim.errors",
+    "RegistryError": "sim.errors",
+    "Scenario": "sim.scenario",
+    "ScenarioError": "sim.errors",
+    "SimParams": "sim.summarizers",
+    "SimulatedSummarizer": "sim.summarizers",
+    "Summarizer": "sim.summarizers",
+    "SummaryRequest": "sim.summarizers",
+    "SummaryResult": "sim.summarizers",
+    "Tokenizer": "sim.tokens",
+    "TrialRecord": "sim.types",
+    "UserError": "sim.errors",
+    "Violation": "sim.types",
+    "generate_history": "sim.generate",
+    "get_counter": "sim.tokens",
+    "grade_text": "sim.grade",
+    "load_scenario": "sim.scenario",
+    "rng_for": "sim.engine",
+    "run_scenario_trial": "sim.trial",
+    "run_trial": "sim.engine",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

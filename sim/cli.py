@@ -1,0 +1,59 @@
+"""`compsim`: the command line. Each subcommand lives in its own module (sim/commands/*)
+and registers itself here; user errors print one line and exit 2, never a traceback.
+
+Exit codes: 0 ok; 1 a run finished with errors, or a gate found a regression;
+2 usage or input error; 3 a gate was inconclusive; 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import warnings
+from collections.abc import Sequence
+
+from sim.errors import UserError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+# One module per subcommand; each defines `register(subparsers)` and sets `func(args) -> int`.
+COMMAND_MODULES = ("sim.commands.demo",)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"compsim: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="compsim", description=__doc__.splitlines()[0] if __doc__ else None)
+    subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subs)
+    return parser
+
+
+def _warning(message: warnings.WarningMessage | Warning | str, *_: object, **__: object) -> None:
+    print(f"compsim: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.showwarning = lambda m, *a, **k: _warning(m)  # one line, no source excerpt
+    try:
+        code: int = args.func(args)
+    except UserError as exc:
+        print(f"compsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("compsim: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

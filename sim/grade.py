@@ -1,0 +1,124 @@
+"""The text-only fact grader: what a level's text still says about each planted fact.
+
+It reads nothing but the text and the fact's declared anchors, never the simulator's choices,
+so it grades a real model's output exactly as it grades the simulated one. Anchors must
+co-occur in one sentence with the fact's polarity: a sentence that keeps every word of a rule
+but flips it ("you may now rotate the credential") is `inverted`, the worst grade, not a pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sim.text import normalize, split_sentences
+from sim.tokens import Tokenizer
+from sim.types import Fact, FactGrade, Grade, Polarity
+
+# A permission cue lifts a restriction even when a negation word is present ("no need to wait").
+_PERMIT = re.compile(
+    r"\b(?:you may|may now|can now|no longer|no need|go ahead|allowed|is fine to|ok to|okay to"
+    r"|free to|lifted|unpinned|regardless|even if|whenever needed)\b"
+)
+_FORBID = re.compile(
+    r"\b(?:not|never|no|avoid|defer|deferred|deferring|postpone|postponed|hold off|on hold|held"
+    r"|wait|waiting|until|only after|only once|only if|blocked|forbidden|prohibited|without"
+    r"|pending|refrain|must wait)\b"
+)
+
+
+def sentence_polarity(normalized: str) -> Polarity:
+    """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
+    if _PERMIT.search(normalized):
+        return Polarity.REQUIRE
+    if _FORBID.search(normalized):
+        return Polarity.FORBID
+    return Polarity.REQUIRE
+
+
+@dataclass(frozen=True, slots=True)
+class _Matcher:
+    """A fact's anchors, normalized once (grading is on a sweep's hot path)."""
+
+    fact: Fact
+    verbatim: str
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    opposites: tuple[str, ...]
+    topic_forms: tuple[str, ...]
+
+    @classmethod
+    def of(cls, fact: Fact) -> _Matcher:
+        groups = tuple((g.role, tuple(normalize(f) for f in g.forms)) for g in fact.anchors)
+        opposites = tuple(normalize(o) for g in fact.anchors for o in g.opposites)
+        topic = tuple(normalize(f) for f in fact.topic.forms)
+        return cls(fact, normalize(fact.text), groups, opposites, topic)
+
+
+_MATCHERS: dict[Fact, _Matcher] = {}
+
+
+def _matcher(fact: Fact) -> _Matcher:
+    m = _MATCHERS.get(fact)
+    if m is None:
+        if len(_MATCHERS) > 50_000:
+            _MATCHERS.clear()
+        m = _Matcher.of(fact)
+        _MATCHERS[fact] = m
+    return m
+
+
+class Sentences:
+    """A level's text split and normalized once, shared by every fact graded against it."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, text: str) -> None:
+        self.pairs = [(raw, normalize(raw)) for raw in split_sentences(text)]
+
+
+def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrade:
+    """Best evidence wins: actionable beats inverted beats degraded beats dropped."""
+    m = _matcher(fact)
+    required = fact.floor.required
+    inverted: FactGrade | None = None
+    degraded: FactGrade | None = None
+    for raw, norm in sentences.pairs:
+        if not any(f in norm for f in m.topic_forms):
+            continue
+        present = {role for role, forms in m.groups if any(f in norm for f in forms)}
+        missing = tuple(r for r in required if r not in present)
+        flipped = sentence_polarity(norm) is not fact.polarity or any(
+            o in norm for o in m.opposites
+        )
+        if not missing and not flipped:
+            span = counter.count(raw)
+            if span >= fact.floor.min_span_tokens:
+                grade = Grade.VERBATIM if m.verbatim.strip() in norm else Grade.ACTIONABLE
+                return FactGrade(fact.fact_id, grade, span, (), raw)
+            if degraded is None:
+                degraded = FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
+            continue
+        if flipped and "action" in present:
+            if inverted is None:
+                inverted = FactGrade(
+                    fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw
+                )
+            continue
+        if len(present) >= 2 and degraded is None:
+            degraded = FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), missing, raw)
+    if inverted is not None:
+        return inverted
+    if degraded is not None:
+        return degraded
+    return FactGrade(fact.fact_id, Grade.DROPPED, 0, required, "")
+
+
+def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:
+    """Grade every fact against one level's text."""
+    sentences = Sentences(text)
+    return tuple(grade_fact(f, sentences, counter) for f in facts)
+
+
+def at_floor(grades: Sequence[FactGrade]) -> set[str]:
+    return {g.fact_id for g in grades if g.grade.at_floor}

@@ -1,0 +1,109 @@
+"""TrialRecord -> plain JSON rows: the one serialized shape shared by the run store, the
+aggregates, the report and the gate. Rows hold no wall-clock values, so two runs of one seed
+are byte-identical."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.types import LevelRecord, TrialRecord
+
+ROW_VERSION = 1
+
+
+def _level(lv: LevelRecord) -> dict[str, Any]:
+    return {
+        "name": lv.name,
+        "budget_tokens": lv.budget_tokens,
+        "tokens_in": lv.tokens_in,
+        "tokens_read": lv.tokens_read,
+        "tokens_unread": lv.tokens_unread,
+        "tokens_out": lv.tokens_out,
+        "calls": lv.calls,
+        "floor_retries": lv.floor_retries,
+        "budget_retries": lv.budget_retries,
+        "pin_tokens": lv.pin_tokens,
+        "closure_ok": lv.closure_ok,
+        "budget_ok": lv.budget_ok,
+        "floored_present": lv.floored_present,
+        "floored_retained": lv.floored_retained,
+        "passed": lv.passed,
+        "monotonicity_breaks": list(lv.monotonicity_breaks),
+        "never_read": list(lv.never_read),
+        "flagged": list(lv.flagged),
+    }
+
+
+def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
+    """One line of trials.jsonl."""
+    facts = []
+    for i, (fact, out) in enumerate(zip(rec.facts, rec.outcomes, strict=True)):
+        facts.append(
+            {
+                "fact_id": fact.fact_id,
+                "cls": fact.cls,
+                "declared": fact.declared,
+                "superseded": fact.superseded,
+                "turn": fact.turn,
+                "depth": fact.depth,
+                "grades": [lv.grades[i].grade.label for lv in rec.levels],
+                "missing": [list(lv.grades[i].missing) for lv in rec.levels],
+                "span_tokens": [lv.grades[i].span_tokens for lv in rec.levels],
+                "leaf": out.leaf_grade.label,
+                "lost": out.lost,
+                "loud": out.loud,
+                "blame_level": out.blame_level,
+                "exposure": out.exposure,
+            }
+        )
+    return {
+        "v": ROW_VERSION,
+        "trial_id": rec.trial_id,
+        "trial": trial,
+        "cell": cell,
+        "strategy": rec.strategy,
+        "seed": rec.seed,
+        "collapsed": rec.collapsed,
+        "silent": rec.silent,
+        "loud": rec.loud,
+        "blame_level": rec.blame_level,
+        "aborted_at": rec.aborted_at,
+        "failure": rec.failure,
+        "error": rec.error,
+        "l0_tokens": rec.l0_tokens,
+        "tokens_read": sum(lv.tokens_read for lv in rec.levels),
+        "tokens_emitted": sum(lv.tokens_out for lv in rec.levels),
+        "tokens_unread": sum(lv.tokens_unread for lv in rec.levels),
+        "pin_tokens": sum(lv.pin_tokens for lv in rec.levels),
+        "calls": sum(lv.calls for lv in rec.levels),
+        "floor_retries": sum(lv.floor_retries for lv in rec.levels),
+        "budget_retries": sum(lv.budget_retries for lv in rec.levels),
+        "levels": [_level(lv) for lv in rec.levels],
+        "facts": facts,
+        "violations": [
+            {
+                "level": v.level,
+                "fact_id": v.fact_id,
+                "reason": v.reason,
+                "grade": v.grade.label,
+                "attempt": v.attempt,
+                "recovered": v.recovered,
+            }
+            for v in rec.violations
+        ],
+    }
+
+
+def trace_row(rec: TrialRecord, trial: int) -> dict[str, Any]:
+    """The texts behind a trial, for the trace viewer (kept for a sample of trials only)."""
+    return {
+        "trial_id": rec.trial_id,
+        "trial": trial,
+        "strategy": rec.strategy,
+        "levels": [{"name": "L0", "text": rec.l0_text, "budget_tokens": rec.l0_tokens}]
+        + [
+            {"name": lv.name, "text": lv.text, "budget_tokens": lv.budget_tokens}
+            for lv in rec.levels
+        ],
+        "facts": [{"fact_id": f.fact_id, "text": f.text, "cls": f.cls} for f in rec.facts],
+    }

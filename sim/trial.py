@@ -1,0 +1,64 @@
+"""The unit of work a sweep distributes: one trial index of one scenario cell.
+
+The L0 history is generated once per trial and shared by every strategy, so strategies are
+compared on identical histories (paired), and each strategy's summarizer draws from its own
+stream seeded by (run seed, trial index, strategy): adding a strategy changes no other result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.engine import rng_for, run_trial
+from sim.generate import generate_history
+from sim.scenario import Scenario
+from sim.summarizers.simulated import SimulatedSummarizer
+from sim.tokens import get_counter
+from sim.types import History, TrialRecord
+from strategies import create_strategy
+
+
+def strategy_key(name: str, args: dict[str, Any]) -> str:
+    """A stable label for one strategy configuration, e.g. `floor_gated(max_retries=1)`."""
+    if not args:
+        return name
+    inner = ",".join(f"{k}={args[k]!r}" for k in sorted(args))
+    return f"{name}({inner})"
+
+
+def trial_history(scenario: Scenario, trial: int) -> History:
+    counter = get_counter(scenario.tokenizer)
+    return generate_history(
+        scenario.history_spec(), rng_for(scenario.seed, trial, "history"), counter
+    )
+
+
+def run_scenario_trial(
+    scenario: Scenario, trial: int, keep_text: bool = False
+) -> list[TrialRecord]:
+    """Every strategy of the scenario on trial `trial`'s history."""
+    counter = get_counter(scenario.tokenizer)
+    history = trial_history(scenario, trial)
+    ladder = scenario.ladder_value()
+    params = scenario.sim_params()
+    records = []
+    for name, args in scenario.strategy_specs():
+        key = strategy_key(name, args)
+        strategy = create_strategy(name, **args)
+        summarizer = SimulatedSummarizer(
+            history, rng_for(scenario.seed, trial, key), counter, params
+        )
+        records.append(
+            run_trial(
+                history,
+                ladder,
+                strategy,
+                summarizer,
+                counter,
+                trial_id=f"{trial:06d}:{key}",
+                seed=scenario.seed,
+                keep_text=keep_text,
+                label=key,
+            )
+        )
+    return records
