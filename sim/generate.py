@@ -48,6 +48,7 @@ class _Builder:
         self.units: list[Unit] = []
         self.turns: list[list[int]] = []
         self.roles: list[str] = []
+        self._total = 0
 
     def unit(
         self,
@@ -65,7 +66,17 @@ class _Builder:
         return self.counter.count_line(self.units[uid].renderings[0])
 
     def total(self) -> int:
-        return sum(self.tokens(u) for t in self.turns for u in t)
+        return self._total
+
+    def place(self, turn: int, uid: int, at: int | None = None) -> None:
+        """Put a unit into a turn; the running total keeps length fitting linear."""
+        ids = self.turns[turn]
+        ids.append(uid) if at is None else ids.insert(at, uid)
+        self._total += self.tokens(uid)
+
+    def remove(self, turn: int, uid: int) -> None:
+        self.turns[turn].remove(uid)
+        self._total -= self.tokens(uid)
 
     def filler_turn(self, rng: np.random.Generator) -> None:
         role = ROLES[len(self.turns) % len(ROLES)]
@@ -92,6 +103,7 @@ class _Builder:
             ids.append(self.unit(kind, (full, short), SALIENCE[kind] + jitter))
         self.turns.append(ids)
         self.roles.append(role)
+        self._total += sum(self.tokens(u) for u in ids)
 
 
 def _choose_facts(spec: HistorySpec, rng: np.random.Generator) -> list[Placement]:
@@ -149,20 +161,18 @@ def generate_history(spec: HistorySpec, rng: np.random.Generator, counter: MemoC
             fact.fact_id,
             p.planted.inverted,
         )
-        b.turns[t].insert(1 + int(rng.integers(len(b.turns[t]))), uid)
+        b.place(t, uid, 1 + int(rng.integers(len(b.turns[t]))))
         facts[fact.fact_id] = fact
         if fact.superseded:
             later = int(rng.integers(t + 1, len(b.turns))) if t + 1 < len(b.turns) else t
             rid = b.unit(UnitKind.REVOCATION, p.planted.revocation, SALIENCE[UnitKind.REVOCATION])
-            b.turns[later].append(rid)
+            b.place(later, rid)
     for i in range(spec.near_misses):
         if not placements:
             break
         near = near_miss(rng, placements[i % len(placements)].planted)
         t = int(rng.integers(len(b.turns)))
-        b.turns[t].append(
-            b.unit(UnitKind.DISTRACTOR, near.renderings, SALIENCE[UnitKind.DISTRACTOR])
-        )
+        b.place(t, b.unit(UnitKind.DISTRACTOR, near.renderings, SALIENCE[UnitKind.DISTRACTOR]))
     _fit_length(b, spec.target_tokens, rng)
     return _assemble(b, facts)
 
@@ -178,14 +188,14 @@ def _fit_length(b: _Builder, target: int, rng: np.random.Generator) -> None:
             for t in range(len(b.turns) - 1, -1, -1):
                 removable = [u for u in b.turns[t][1:] if not b.units[u].kind.constraint_like]
                 if removable and len(b.turns[t]) > 2:
-                    b.turns[t].remove(removable[-1])
+                    b.remove(t, removable[-1])
                     break
             else:
                 return
         elif total < target * 0.98:
             kind = _FILLER_OF_ROLE[b.roles[-1]]
             full, short = filler_line(kind, rng)
-            b.turns[-1].append(b.unit(kind, (full, short), SALIENCE[kind]))
+            b.place(len(b.turns) - 1, b.unit(kind, (full, short), SALIENCE[kind]))
         else:
             return
 
