@@ -117,4 +117,5 @@ def run_trial(
         l0_tokens=counter.count(l0_text),
         l0_text=l0_text if keep_text else "",
         facts=facts,
+        l0_grades=trail[0],
     )

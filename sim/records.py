@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.types import LevelRecord, TrialRecord
+from sim.types import FactGrade, LevelRecord, TrialRecord
 
 ROW_VERSION = 1
 
@@ -94,16 +94,53 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
     }
 
 
+def _grades(grades: tuple[FactGrade, ...]) -> dict[str, dict[str, Any]]:
+    return {
+        g.fact_id: {
+            "grade": g.grade.label,
+            "sentence": g.sentence,
+            "span_tokens": g.span_tokens,
+            "missing": list(g.missing),
+        }
+        for g in grades
+    }
+
+
 def trace_row(rec: TrialRecord, trial: int) -> dict[str, Any]:
-    """The texts behind a trial, for the trace viewer (kept for a sample of trials only)."""
+    """The texts behind a trial, for the trace viewer (kept for a sample of trials only): each
+    level's text with every fact's grade and the sentence that carries it, so the viewer shows
+    the grader's evidence rather than re-deriving it."""
     return {
         "trial_id": rec.trial_id,
         "trial": trial,
         "strategy": rec.strategy,
-        "levels": [{"name": "L0", "text": rec.l0_text, "budget_tokens": rec.l0_tokens}]
+        "aborted_at": rec.aborted_at,
+        "failure": rec.failure,
+        "levels": [
+            {
+                "name": "L0",
+                "text": rec.l0_text,
+                "budget_tokens": None,
+                "tokens_in": None,
+                "tokens_out": rec.l0_tokens,
+                "grades": _grades(rec.l0_grades),
+            }
+        ]
         + [
-            {"name": lv.name, "text": lv.text, "budget_tokens": lv.budget_tokens}
+            {
+                "name": lv.name,
+                "text": lv.text,
+                "budget_tokens": lv.budget_tokens,
+                "tokens_in": lv.tokens_in,
+                "tokens_out": lv.tokens_out,
+                "grades": _grades(lv.grades),
+                "flagged": list(lv.flagged),
+                "never_read": list(lv.never_read),
+            }
             for lv in rec.levels
         ],
-        "facts": [{"fact_id": f.fact_id, "text": f.text, "cls": f.cls} for f in rec.facts],
+        "facts": [
+            {"fact_id": f.fact_id, "text": f.text, "cls": f.cls, "superseded": f.superseded}
+            for f in rec.facts
+        ],
     }

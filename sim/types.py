@@ -283,6 +283,7 @@ class TrialRecord:
     l0_tokens: int = 0
     l0_text: str = field(default="", repr=False)
     facts: tuple[Fact, ...] = field(default=(), repr=False)
+    l0_grades: tuple[FactGrade, ...] = field(default=(), repr=False)
 
     @property
     def collapsed(self) -> bool:
