@@ -25,6 +25,8 @@ _FORBID = re.compile(
     r"\b(?:not|never|no|avoid|defer|deferred|deferring|postpone|postponed|hold off|on hold|held"
     r"|wait|waiting|until|only after|only once|only if|blocked|forbidden|prohibited|without"
     r"|pending|refrain|must wait)\b"
+    # "only delete the old backups after the user says yes": a gate, split by the action
+    r"|\bonly(?: \S+){1,8}? (?:after|once|if|when)\b"
 )
 
 
