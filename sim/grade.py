@@ -28,11 +28,17 @@ _FORBID = re.compile(
     # "only delete the old backups after the user says yes": a gate, split by the action
     r"|\bonly(?: \S+){1,8}? (?:after|once|if|when)\b"
 )
+# A negated permission is a restriction ("not allowed", "you may not"): it must not count as
+# a permission cue; the negation itself is still seen by _FORBID.
+_NEGATED_PERMIT = re.compile(
+    r"\b(?:(?:not|never|no longer) (?:allowed|ok to|okay to|free to)"
+    r"|may (?:not|never|no longer))\b"
+)
 
 
 def sentence_polarity(normalized: str) -> Polarity:
     """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
-    if _PERMIT.search(normalized):
+    if _PERMIT.search(_NEGATED_PERMIT.sub(" ", normalized)):
         return Polarity.REQUIRE
     if _FORBID.search(normalized):
         return Polarity.FORBID
