@@ -46,6 +46,7 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
                 "superseded": fact.superseded,
                 "turn": fact.turn,
                 "depth": fact.depth,
+                "l0_grade": rec.l0_grades[i].grade.label if rec.l0_grades else None,
                 "grades": [lv.grades[i].grade.label for lv in rec.levels],
                 "missing": [list(lv.grades[i].missing) for lv in rec.levels],
                 "span_tokens": [lv.grades[i].span_tokens for lv in rec.levels],
