@@ -76,19 +76,37 @@ def _matcher(fact: Fact) -> _Matcher:
     return m
 
 
+_LINE_SENTENCES: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _line_sentences(line: str) -> tuple[tuple[str, str], ...]:
+    """A line's sentences, raw and normalized. Lines recur across levels and strategies
+    (a kept line is the same string at every level), so this is cached per line."""
+    cached = _LINE_SENTENCES.get(line)
+    if cached is None:
+        if len(_LINE_SENTENCES) > 200_000:
+            _LINE_SENTENCES.clear()
+        cached = tuple((raw, normalize(raw)) for raw in split_sentences(line))
+        _LINE_SENTENCES[line] = cached
+    return cached
+
+
 class Sentences:
     """A level's text split and normalized once, shared by every fact graded against it."""
 
-    __slots__ = ("pairs",)
+    __slots__ = ("joined", "pairs")
 
     def __init__(self, text: str) -> None:
-        self.pairs = [(raw, normalize(raw)) for raw in split_sentences(text)]
+        self.pairs = [p for line in text.split("\n") if line for p in _line_sentences(line)]
+        self.joined = "".join(norm for _, norm in self.pairs)  # fast "is the topic here at all"
 
 
 def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrade:
     """Best evidence wins: actionable beats inverted beats degraded beats dropped."""
     m = _matcher(fact)
     required = fact.floor.required
+    if not any(f in sentences.joined for f in m.topic_forms):
+        return FactGrade(fact.fact_id, Grade.DROPPED, 0, required, "")
     inverted: FactGrade | None = None
     degraded: FactGrade | None = None
     for raw, norm in sentences.pairs:

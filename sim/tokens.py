@@ -26,10 +26,8 @@ class Tokenizer(Protocol):
     def count(self, text: str) -> int: ...
 
 
-def _is_line_built(text: str) -> bool:
-    if not text.endswith("\n"):
-        return False
-    return all(line and line == line.strip() for line in text[:-1].split("\n"))
+_MAX_TEXTS = 100_000
+"""Whole texts memoized before the memo is dropped: bounds memory on long sweeps."""
 
 
 class MemoCounter:
@@ -39,30 +37,41 @@ class MemoCounter:
         self.name = name
         self._encode_len = encode_len
         self._additive = additive_lines
-        self._memo: dict[str, int] = {}
-
-    def _one(self, s: str) -> int:
-        n = self._memo.get(s)
-        if n is None:
-            n = self._encode_len(s)
-            self._memo[s] = n
-        return n
+        # Only stripped, non-empty lines are ever keys here, so a text whose lines are all
+        # found is line-built by construction: the fast path needs no whitespace check.
+        self._lines: dict[str, int] = {}  # stripped line -> tokens of line + "\n"
+        self._texts: dict[str, int] = {}  # anything else, encoded whole
 
     def count(self, text: str) -> int:
         if not text:
             return 0
-        if self._additive and _is_line_built(text):
-            one = self._one
-            return sum(one(line + "\n") for line in text[:-1].split("\n"))
-        return self._one(text)
+        if self._additive and text[-1] == "\n":
+            lines = text[:-1].split("\n")
+            try:
+                return sum(map(self._lines.__getitem__, lines))
+            except KeyError:
+                if all(line and line == line.strip() for line in lines):
+                    return sum(map(self.count_line, lines))
+        n = self._texts.get(text)
+        if n is None:
+            if len(self._texts) >= _MAX_TEXTS:
+                self._texts.clear()
+            n = self._texts[text] = self._encode_len(text)
+        return n
 
     def count_line(self, line: str) -> int:
         """Tokens of one stripped line as it appears in a line-built text (with its newline)."""
-        return self._one(line + "\n")
+        n = self._lines.get(line)
+        if n is None:
+            n = self._encode_len(line + "\n")
+            if line and line == line.strip():
+                self._lines[line] = n
+        return n
 
     @property
     def distinct_strings(self) -> int:
-        return len(self._memo)
+        """How many strings were actually encoded (each distinct string once)."""
+        return len(self._lines) + len(self._texts)
 
 
 def tiktoken_counter(encoding: str = DEFAULT_ENCODING) -> MemoCounter:
