@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     )
     from sim.generate import HistorySpec, Placement, generate_history
     from sim.grade import grade_text
+    from sim.results import Run, load_run
     from sim.scenario import Scenario, load_scenario
     from sim.summarizers import (
         SimParams,
@@ -69,6 +70,7 @@ _EXPORTS: dict[str, str] = {
     "RecallFloor": "sim.types",
     "RecallFloorViolation": "sim.errors",
     "RegistryError": "sim.errors",
+    "Run": "sim.results",
     "Scenario": "sim.scenario",
     "ScenarioError": "sim.errors",
     "SimParams": "sim.summarizers",
@@ -83,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "generate_history": "sim.generate",
     "get_counter": "sim.tokens",
     "grade_text": "sim.grade",
+    "load_run": "sim.results",
     "load_scenario": "sim.scenario",
     "rng_for": "sim.engine",
     "run_scenario_trial": "sim.trial",
