@@ -139,7 +139,9 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             if degraded is None:
                 degraded = FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
             continue
-        if flipped and "action" in present:
+        # every anchor the floor needs, with the polarity flipped, is the rule inverted even
+        # when the class's floor does not need a verb ("avoid eu-west-1 for new buckets")
+        if flipped and ("action" in present or not missing):
             if inverted is None:
                 inverted = FactGrade(
                     fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw
