@@ -1,0 +1,110 @@
+"""Intervals and exact tests against published values and scipy/statsmodels output (hard-coded
+here: neither is a dependency)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sim.stats import (
+    Z95,
+    binom_half_cdf,
+    mcnemar_exact,
+    newcombe,
+    newcombe_paired,
+    wilson,
+    z_for,
+)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "lo", "hi"),
+    [
+        # statsmodels proportion_confint(method="wilson")
+        (0, 10, 0.0, 0.27753279986288926),
+        (1, 10, 0.017876213095072924, 0.40415002679523854),
+        (5, 10, 0.23659309051256394, 0.7634069094874361),
+        (81, 263, 0.2552885198782742, 0.36620957698280004),
+        (15, 148, 0.06238639953073628, 0.16048724172330803),
+    ],
+)
+def test_wilson_matches_reference(k: int, n: int, lo: float, hi: float) -> None:
+    assert wilson(k, n) == pytest.approx((lo, hi), abs=1e-12)
+
+
+def test_wilson_without_trials_is_uninformative() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2", "lo", "hi"),
+    [
+        # Newcombe (1998) Table II, method 10, to 4 places; full digits from statsmodels
+        # confint_proportions_2indep(method="newcomb")
+        (56, 70, 48, 80, 0.05243147240236498, 0.33387265403690614),
+        (9, 10, 3, 10, 0.1705227239345029, 0.809017973535488),
+        (6, 7, 2, 7, 0.05822792748231209, 0.8062496375242278),
+        (5, 56, 0, 29, -0.038137147903536936, 0.19256001385511165),
+        (0, 10, 0, 20, -0.1611251580528194, 0.27753279986288926),
+        (10, 10, 0, 20, 0.6790860371419145, 1.0),
+        (3, 40, 1, 40, -0.06486678596189274, 0.17534226073590484),
+    ],
+)
+def test_newcombe_unpaired(x1: int, n1: int, x2: int, n2: int, lo: float, hi: float) -> None:
+    assert newcombe(x1, n1, x2, n2) == pytest.approx((lo, hi), abs=1e-12)
+
+
+def test_newcombe_paired_textbook_example() -> None:
+    # Newcombe (1998, paired data), method 10; also in Altman et al., "Statistics with
+    # Confidence", ch. 6: a=36, b=12, c=2, d=0 gives 0.2 with 95% CI 0.0569 to 0.3404.
+    lo, hi = newcombe_paired(36, 12, 2, 0)
+    assert (round(lo, 4), round(hi, 4)) == (0.0569, 0.3404)
+
+
+def test_newcombe_paired_is_antisymmetric_and_narrower_than_unpaired() -> None:
+    lo, hi = newcombe_paired(20, 9, 2, 69)
+    lo2, hi2 = newcombe_paired(20, 2, 9, 69)
+    assert (lo2, hi2) == pytest.approx((-hi, -lo))
+    ulo, uhi = newcombe(29, 100, 22, 100)
+    assert hi - lo < uhi - ulo  # concordant pairs carry information
+
+
+def test_newcombe_paired_identical_outcomes_straddle_zero() -> None:
+    lo, hi = newcombe_paired(10, 0, 0, 90)
+    assert lo < 0 < hi
+    assert lo == pytest.approx(-hi)
+
+
+@pytest.mark.parametrize(
+    ("worse", "better", "p"),
+    [
+        # scipy.stats.binomtest(worse, worse + better, 0.5).pvalue
+        (12, 2, 0.012939453125),
+        (0, 5, 0.0625),
+        (1, 9, 0.021484375),
+        (3, 3, 1.0),
+        (7, 0, 0.015625),
+        (40, 22, 0.030015864349067285),
+        (0, 0, 1.0),
+    ],
+)
+def test_mcnemar_exact(worse: int, better: int, p: float) -> None:
+    assert mcnemar_exact(worse, better) == pytest.approx(p, rel=1e-12)
+    assert mcnemar_exact(better, worse) == pytest.approx(p, rel=1e-12)
+
+
+def test_binomial_tail_exact_and_large() -> None:
+    assert binom_half_cdf(2, 14) == 106 / 16384
+    assert binom_half_cdf(-1, 5) == 0.0
+    assert binom_half_cdf(5, 5) == 1.0
+    # symmetric at the median of an odd count, and finite for thousands of pairs
+    assert binom_half_cdf(1000, 2001) == pytest.approx(0.5)
+
+
+def test_z_for_alpha() -> None:
+    assert z_for(0.05) == pytest.approx(Z95, abs=1e-9)
+    assert z_for(0.01) == pytest.approx(2.5758293035489, abs=1e-9)
+    with pytest.raises(ValueError, match=r"alpha=1\.5"):
+        z_for(1.5)
+    assert math.isfinite(z_for(0.001))
