@@ -119,9 +119,11 @@ class Sentences:
 
 
 def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrade:
-    """Best evidence wins: actionable beats inverted beats degraded beats dropped."""
+    """Best evidence wins: verbatim beats actionable beats inverted beats degraded beats
+    dropped, whatever the order of the sentences."""
     m = _matcher(fact)
     required = fact.floor.required
+    actionable: FactGrade | None = None
     inverted: FactGrade | None = None
     degraded: FactGrade | None = None
     for index in sentences.mentioning(m.topic_forms):
@@ -134,8 +136,11 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
         if not missing and not flipped:
             span = counter.count(raw)
             if span >= fact.floor.min_span_tokens:
-                grade = Grade.VERBATIM if m.verbatim.strip() in norm else Grade.ACTIONABLE
-                return FactGrade(fact.fact_id, grade, span, (), raw)
+                if m.verbatim.strip() in norm:
+                    return FactGrade(fact.fact_id, Grade.VERBATIM, span, (), raw)
+                if actionable is None:
+                    actionable = FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
+                continue
             if degraded is None:
                 degraded = FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
             continue
@@ -149,6 +154,8 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             continue
         if len(present) >= 2 and degraded is None:
             degraded = FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), missing, raw)
+    if actionable is not None:
+        return actionable
     if inverted is not None:
         return inverted
     if degraded is not None:
