@@ -7,14 +7,15 @@ stream seeded by (run seed, trial index, strategy): adding a strategy changes no
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sim.engine import rng_for, run_trial
 from sim.generate import generate_history
+from sim.prompts import base_dir, expand
 from sim.scenario import Scenario
-from sim.summarizers.simulated import SimulatedSummarizer
-from sim.tokens import get_counter
-from sim.types import History, TrialRecord
+from sim.summarizers.registry import TrialContext, build_summarizer, counter_for
+from sim.types import History, Ladder, TrialRecord
 from strategies import create_strategy
 
 
@@ -27,7 +28,7 @@ def strategy_key(name: str, args: dict[str, Any]) -> str:
 
 
 def trial_history(scenario: Scenario, trial: int) -> History:
-    counter = get_counter(scenario.tokenizer)
+    counter = counter_for(scenario.summarizer, scenario.tokenizer)
     return generate_history(
         scenario.history_spec(), rng_for(scenario.seed, trial, "history"), counter
     )
@@ -37,16 +38,23 @@ def run_scenario_trial(
     scenario: Scenario, trial: int, keep_text: bool = False
 ) -> list[TrialRecord]:
     """Every strategy of the scenario on trial `trial`'s history."""
-    counter = get_counter(scenario.tokenizer)
+    counter = counter_for(scenario.summarizer, scenario.tokenizer)
     history = trial_history(scenario, trial)
-    ladder = scenario.ladder_value()
-    params = scenario.sim_params()
+    where = base_dir(scenario)
+    ladder = Ladder(
+        tuple(
+            replace(lv, instruction=expand(lv.instruction, where))
+            for lv in scenario.ladder_value().levels
+        )
+    )
     records = []
     for name, args in scenario.strategy_specs():
-        key = strategy_key(name, args)
-        strategy = create_strategy(name, **args)
-        summarizer = SimulatedSummarizer(
-            history, rng_for(scenario.seed, trial, key), counter, params
+        key = strategy_key(name, args)  # labels keep `file:` references, not prompt texts
+        strategy = create_strategy(
+            name, **{k: expand(v, where) if isinstance(v, str) else v for k, v in args.items()}
+        )
+        summarizer = build_summarizer(
+            scenario.summarizer, TrialContext(history, counter, scenario.seed, trial, key)
         )
         records.append(
             run_trial(

@@ -83,16 +83,17 @@ def summarize_fitting(
         result = ctx.summarizer.summarize(SummaryRequest(text, ask, instruction, pinned, ctx.level))
         calls += 1
         out = ctx.counter.count(result.text)
-        if out <= budget:
+        if out <= budget and not result.cut:
             return Read(result.text, result.consumed_input_tokens, calls, retries)
         if retries >= MAX_BUDGET_RETRIES:
+            why = "cut at the backend's output cap" if result.cut else f"> budget {budget}"
             raise CompactionFailure(
                 ctx.level,
-                f"output {out} tokens > budget {budget} after {retries} tighter "
+                f"output {out} tokens ({why}) after {retries} tighter "
                 "re-asks; refusing to truncate",
             )
         retries += 1
-        ask = max(1, int(ask * budget / out * 0.9))
+        ask = max(1, int(ask * min(1.0, budget / max(out, 1)) * 0.9))
 
 
 def read_closed(

@@ -26,6 +26,8 @@ class SummaryRequest:
 class SummaryResult:
     text: str
     consumed_input_tokens: int
+    cut: bool = False
+    """The backend stopped at its output cap: the text is incomplete and counts as overflow."""
 
 
 @runtime_checkable

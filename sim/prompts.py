@@ -1,0 +1,191 @@
+"""Prompt files: summarizer instructions as templates with named placeholders.
+
+A prompt is filled by `string.Template` substitution only (no format strings, no attribute
+access), so `{x.__class__}` stays literal text and `${__import__}` is an unknown placeholder.
+Placeholders: `$input` (required: the text to summarize), `$budget_tokens`, `$pinned_facts`,
+`$level`; `$$` is a literal dollar sign. Unknown, missing or malformed placeholders are errors
+that name the file and the placeholder.
+
+An instruction anywhere in a scenario (a level's `instruction`, a strategy's `instruction`
+argument, a sweep axis value) is a preset name (`compress`, `continuity`), a literal prompt,
+or `file:PATH`: a prompt file, relative to the scenario file's folder (then the working folder).
+Pins reach the model even when a template has no `$pinned_facts`: they are appended.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from string import Template
+
+from sim.errors import UserError
+from sim.types import Fact
+
+PLACEHOLDERS = ("input", "budget_tokens", "pinned_facts", "level")
+REQUIRED = ("input",)
+FILE_PREFIX = "file:"
+MAX_PROMPT_BYTES = 256 * 1024
+
+PIN_HEADER = "Keep these facts verbatim in your output:"
+
+
+class PromptError(UserError):
+    """A prompt file that cannot be used: unreadable, or a bad placeholder."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A checked template. `source` is where it came from (a path, or `<inline>`)."""
+
+    source: str
+    text: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def has_pins(self) -> bool:
+        return "pinned_facts" in Template(self.text).get_identifiers()
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def check_template(text: str, source: str, require_input: bool = True) -> Prompt:
+    """Validate placeholders; every problem names `source`, the placeholder and its line."""
+    tpl = Template(text)
+    for m in tpl.pattern.finditer(text):
+        if m.group("invalid") is not None:
+            start = m.start("invalid")
+            shown = text[start : start + 12].split("\n")[0]
+            raise PromptError(
+                f"{source}: line {_line_of(text, start)}: malformed placeholder {shown!r} "
+                "(write $$ for a literal dollar sign)"
+            )
+        name = m.group("named") or m.group("braced")
+        if name is not None and name not in PLACEHOLDERS:
+            raise PromptError(
+                f"{source}: line {_line_of(text, m.start())}: unknown placeholder ${name} "
+                f"(valid: {', '.join('$' + p for p in PLACEHOLDERS)})"
+            )
+    found = set(tpl.get_identifiers())
+    for name in REQUIRED if require_input else ():
+        if name not in found:
+            raise PromptError(f"{source}: missing placeholder ${name} (the text to summarize)")
+    return Prompt(source, text)
+
+
+@lru_cache(maxsize=256)
+def _load(path: Path) -> Prompt:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PromptError(f"{path}: cannot read prompt file ({exc.strerror})") from None
+    if len(raw) > MAX_PROMPT_BYTES:
+        raise PromptError(f"{path}: prompt file is {len(raw)} bytes (limit {MAX_PROMPT_BYTES})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PromptError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return check_template(text, str(path))
+
+
+def load_prompt(path: str | Path) -> Prompt:
+    """Read and check one prompt file (memoized per process)."""
+    return _load(Path(path))
+
+
+def find_file(ref: str, base_dir: Path | None) -> Path:
+    """The file a `file:` reference names: relative to `base_dir`, else the working folder."""
+    rel = Path(ref.removeprefix(FILE_PREFIX).strip())
+    if not str(rel) or str(rel) == ".":
+        raise PromptError(f"{ref!r}: a file: reference needs a path")
+    if rel.is_absolute():
+        return rel
+    if base_dir is not None and (base_dir / rel).exists():
+        return base_dir / rel
+    return rel
+
+
+def is_file_ref(value: object) -> bool:
+    return isinstance(value, str) and value.startswith(FILE_PREFIX)
+
+
+def expand(value: str | None, base_dir: Path | None) -> str | None:
+    """A `file:` reference becomes its checked template text; anything else is unchanged."""
+    if value is None or not is_file_ref(value):
+        return value
+    return load_prompt(find_file(value, base_dir)).text
+
+
+def prompt_label(value: str | None) -> str:
+    """A short name for tables: the file's stem, a preset's name, or 'inline'."""
+    if value is None:
+        return "default"
+    if is_file_ref(value):
+        return Path(value.removeprefix(FILE_PREFIX)).stem
+    return value if re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", value) else "inline"
+
+
+def pinned_block(pinned: Sequence[Fact]) -> str:
+    return "".join(f"- {f.text.strip()}\n" for f in pinned)
+
+
+def render(
+    template: str,
+    *,
+    text: str,
+    budget_tokens: int,
+    level: str,
+    pinned: Sequence[Fact] = (),
+    source: str = "<instruction>",
+) -> str:
+    """Fill a template. A template without `$pinned_facts` still carries the pins (appended),
+    because a pin that never reaches the model is a silent loss; an inline instruction without
+    `$input` (files must have one) is followed by the input."""
+    prompt = check_template(template, source, require_input=False)
+    body = prompt.text
+    if "input" not in Template(body).get_identifiers():
+        body = f"{body.rstrip()}\n\n$input"
+    pins = pinned_block(pinned)
+    out = Template(body).substitute(
+        input=text, budget_tokens=str(budget_tokens), pinned_facts=pins or "(none)", level=level
+    )
+    if pins and not prompt.has_pins:
+        out = f"{out.rstrip()}\n\n{PIN_HEADER}\n{pins}"
+    return out
+
+
+def _refs(node: object, where: str) -> list[tuple[str, str]]:
+    """Every `file:` string inside a scenario's data, with its dotted location."""
+    if is_file_ref(node):
+        return [(where, str(node))]
+    if isinstance(node, dict):
+        return [r for k, v in node.items() for r in _refs(v, f"{where}.{k}" if where else k)]
+    if isinstance(node, list):
+        return [r for i, v in enumerate(node) for r in _refs(v, f"{where}.{i}")]
+    return []
+
+
+def check_prompt_refs(data: dict[str, object], scenario_path: Path) -> None:
+    """Load and check every prompt file a scenario names, so a bad one fails at load time
+    with the scenario file, the field and the prompt file's own problem."""
+    from sim.errors import ScenarioError
+
+    for where, ref in _refs(data, ""):
+        try:
+            load_prompt(find_file(ref, scenario_path.parent))
+        except PromptError as exc:
+            raise ScenarioError(f"{scenario_path}: {where}: {exc}") from None
+
+
+def base_dir(scenario: object) -> Path | None:
+    """The folder a scenario was loaded from (None for one built in code)."""
+    value = getattr(scenario, "_base_dir", None)
+    return value if isinstance(value, Path) else None

