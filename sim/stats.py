@@ -75,13 +75,28 @@ def newcombe_paired(
     return (max(-1.0, d - math.sqrt(max(dl, 0.0))), min(1.0, d + math.sqrt(max(du, 0.0))))
 
 
+_EXACT_UP_TO = 2000
+"""Pairs up to which the binomial tail is summed in exact integers; beyond, in log space."""
+
+
 def binom_half_cdf(k: int, m: int) -> float:
-    """P(X <= k) for X ~ Binomial(m, 1/2), computed exactly with integers."""
+    """P(X <= k) for X ~ Binomial(m, 1/2): exact integers for small m; for large m (the
+    gate's "how many trials would decide it" search) terms summed downward from k in log space
+    until they stop mattering, which keeps the search fast at millions of pairs."""
     if k < 0:
         return 0.0
     if k >= m:
         return 1.0
-    return float(Fraction(sum(math.comb(m, i) for i in range(k + 1)), 1 << m))
+    if m <= _EXACT_UP_TO:
+        return float(Fraction(sum(math.comb(m, i) for i in range(k + 1)), 1 << m))
+    log_norm = math.lgamma(m + 1) - m * math.log(2)
+    total = 0.0
+    for i in range(k, -1, -1):
+        term = math.exp(log_norm - math.lgamma(i + 1) - math.lgamma(m - i + 1))
+        total += term
+        if term < 1e-17 * total:
+            break
+    return min(1.0, total)
 
 
 def mcnemar_exact(worse: int, better: int) -> float:

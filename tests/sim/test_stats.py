@@ -100,6 +100,10 @@ def test_binomial_tail_exact_and_large() -> None:
     assert binom_half_cdf(5, 5) == 1.0
     # symmetric at the median of an odd count, and finite for thousands of pairs
     assert binom_half_cdf(1000, 2001) == pytest.approx(0.5)
+    # past the exact range, against scipy.stats.binom.cdf(k, m, 0.5)
+    assert binom_half_cdf(4900, 10000) == pytest.approx(0.023292763852473225, rel=1e-9)
+    assert binom_half_cdf(1000, 2500) == pytest.approx(6.662935824188383e-24, rel=1e-9)
+    assert binom_half_cdf(499000, 1000000) == pytest.approx(0.0228041499326948, rel=1e-9)
 
 
 def test_z_for_alpha() -> None:
