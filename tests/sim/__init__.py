@@ -1,0 +1,1 @@
+"""Tests of the `sim` package (the harness core)."""

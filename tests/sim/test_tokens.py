@@ -1,0 +1,179 @@
+"""Token counting: real cl100k counts, offline, memoized, and the additivity rule that lets
+`MemoCounter.count` sum per-line counts instead of re-encoding every joined text."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+import tiktoken
+import tiktoken.registry
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sim.errors import UserError
+from sim.tokens import (
+    DEFAULT_ENCODING,
+    MemoCounter,
+    get_counter,
+    tiktoken_counter,
+    whitespace_counter,
+)
+from tests.helpers import raw_count, small_history
+
+# Characters inside a line: letters, digits, punctuation, symbols, other scripts and emoji,
+# and spaces/tabs; never a newline (lines are joined with "\n").
+_INNER = st.characters(
+    blacklist_categories=("Cs",),
+    blacklist_characters="\n",
+)
+_ASCII_MIX = st.sampled_from(
+    [
+        *"abcxyzABCXYZ0123456789 .,;:!?'\"-_/()[]{}#$%&*+=<>@\\|~`^\t",
+        "é",
+        "ß",
+        "中",
+        "文",
+        "🙂",
+        "ñ",
+        "ü",
+        "\u0301",
+        "\u00a0",
+        "\u2028",
+        "\r",
+    ]
+)
+
+
+def _stripped(s: str) -> str:
+    return s.strip()
+
+
+line_text = (
+    st.one_of(
+        st.text(_ASCII_MIX, min_size=1, max_size=40),
+        st.text(_INNER, min_size=1, max_size=40),
+    )
+    .map(_stripped)
+    .filter(bool)
+)
+
+
+def _generated_lines() -> list[str]:
+    history = small_history(seed=3)
+    return [ln for ln in history.text.split("\n") if ln]
+
+
+_HISTORY_LINES = _generated_lines()
+history_line = st.sampled_from(_HISTORY_LINES)
+
+
+@given(st.lists(st.one_of(line_text, history_line), min_size=1, max_size=12))
+def test_count_of_line_built_text_is_sum_of_line_counts(lines: list[str]) -> None:
+    """sim/tokens.py's rule, on the real tokenizer: a text of stripped, non-empty lines, each
+    followed by "\\n", encodes to exactly the sum of its lines' counts (line + newline)."""
+    fresh = tiktoken_counter()
+    text = "".join(line + "\n" for line in lines)
+    assert raw_count(text) == sum(fresh.count_line(line) for line in lines)
+    # and the counter's own fast path agrees with the whole encoding
+    assert get_counter().count(text) == raw_count(text)
+
+
+@given(st.text(_ASCII_MIX, max_size=60))
+def test_count_of_any_text_matches_the_whole_encoding(text: str) -> None:
+    """Texts that are not line-built (blank lines, padding, no final newline) are encoded whole."""
+    assert get_counter().count(text) == raw_count(text)
+
+
+def test_counting_a_line_and_its_newline_apart_is_not_additive() -> None:
+    """Why the rule counts each line *with* its newline: ".\\n" is one cl100k token, so counting
+    the line and the separator separately over-counts. A counter that did so would be wrong."""
+    enc = tiktoken.get_encoding(DEFAULT_ENCODING)
+    line = "Do not rotate the credential after step 4."
+    apart = len(enc.encode_ordinary(line)) + len(enc.encode_ordinary("\n"))
+    assert raw_count(line + "\n") < apart
+    split = [
+        ln
+        for ln in _HISTORY_LINES
+        if len(enc.encode_ordinary(ln)) + 1 != len(enc.encode_ordinary(ln + "\n"))
+    ]
+    assert split, "generated lines ending in punctuation merge with their newline"
+
+
+def test_memo_encodes_each_distinct_string_once() -> None:
+    calls: list[str] = []
+
+    def encode_len(s: str) -> int:
+        calls.append(s)
+        return len(s)
+
+    c = MemoCounter("spy", encode_len, additive_lines=True)
+    text = "alpha beta\ngamma\nalpha beta\n"
+    assert c.count(text) == len("alpha beta\n") * 2 + len("gamma\n")
+    assert c.count(text) == c.count(text)
+    assert c.count_line("gamma") == len("gamma\n")
+    assert c.distinct_strings == 2
+    assert sorted(calls) == ["alpha beta\n", "gamma\n"]
+    assert c.count("not line built") == len("not line built")
+    assert c.count("not line built") == len("not line built")
+    assert c.distinct_strings == 3
+    assert len(calls) == 3
+
+
+def test_memo_without_additivity_encodes_whole_texts() -> None:
+    calls: list[str] = []
+
+    def encode_len(s: str) -> int:
+        calls.append(s)
+        return 1
+
+    c = MemoCounter("whole", encode_len, additive_lines=False)
+    assert c.count("a\nb\n") == 1
+    assert calls == ["a\nb\n"]
+
+
+def test_empty_text_counts_zero() -> None:
+    assert get_counter().count("") == 0
+    assert whitespace_counter().count("") == 0
+
+
+def test_whitespace_counter_is_the_notes_word_count() -> None:
+    c = whitespace_counter()
+    assert c.name == "whitespace"
+    assert c.count("do not  rotate\tthe credential\n") == 5
+    assert c.count("one\ntwo three\n") == 3
+    assert get_counter("whitespace").count("a b c") == 3
+
+
+def test_default_counter_is_real_bpe() -> None:
+    c = get_counter()
+    assert c.name == f"tiktoken:{DEFAULT_ENCODING}"
+    # BPE, not words: one word that splits into several tokens
+    assert c.count("antidisestablishmentarianism") > 1
+    assert c.count("Do not rotate the credential after step 4.\n") == raw_count(
+        "Do not rotate the credential after step 4.\n"
+    )
+
+
+def test_get_counter_is_shared_per_name() -> None:
+    assert get_counter() is get_counter(DEFAULT_ENCODING)
+    assert get_counter("whitespace") is not get_counter()
+
+
+@pytest.mark.parametrize("name", ["no_such_encoding", "cl100k"])
+def test_unknown_encoding_is_a_user_error(name: str) -> None:
+    with pytest.raises(UserError, match=name):
+        tiktoken_counter(name)
+
+
+def test_offline_encoding_loads_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped cl100k file is read from the package; nothing is downloaded."""
+
+    def no_network(*args: object, **kwargs: object) -> socket.socket:
+        raise OSError("network access is disabled in this test")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(tiktoken.registry, "ENCODINGS", {})  # force a fresh load
+    c = tiktoken_counter()
+    assert c.count("Do not rotate the credential after step 4.\n") == 10
