@@ -4,27 +4,18 @@ every error reported as one line that names the file, the field and the value.
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.constraints import CLASSES, PlantedText, prohibition_for
 from sim.errors import ScenarioError
 from sim.generate import HistorySpec, Placement
-from sim.prompts import check_prompt_refs
-from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.simulated import SimParams
 from sim.text import normalize
 from sim.types import AnchorGroup, Fact, Ladder, LevelSpec, Polarity, RecallFloor
@@ -123,9 +114,31 @@ class LevelConfig(_Model):
         return self
 
 
+Levels = Annotated[list[LevelConfig], Field(min_length=1, max_length=64)]
+
+SWEEP_FIXED = ("name", "description", "seed", "trials", "sweep", "ladders")
+"""Top-level keys a sweep axis may not vary: they name the run or apply to every cell
+(cells share the seed, so cell k's trial i runs on the same history: paired comparisons)."""
+MAX_CELLS = 10_000
+
+
 class StrategyConfig(_Model):
     model_config = ConfigDict(extra="allow", frozen=True)
     name: str
+
+
+class SummarizerConfig(_Model):
+    name: Literal["simulated"] = "simulated"
+    params: dict[str, float | int] = Field(default_factory=dict)
+
+    @field_validator("params")
+    @classmethod
+    def _known(cls, v: dict[str, float | int]) -> dict[str, float | int]:
+        valid = set(SimParams.__dataclass_fields__)
+        for key in v:
+            if key not in valid:
+                raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+        return v
 
 
 class Scenario(_Model):
@@ -139,23 +152,65 @@ class Scenario(_Model):
     strategies: list[str | StrategyConfig] = Field(min_length=1)
     history: HistoryConfig = HistoryConfig()
     constraints: ConstraintsConfig = ConstraintsConfig()
-    ladder: list[LevelConfig] = Field(min_length=1, max_length=64)
+    ladder: Levels = Field(description="The levels, or the name of one of `ladders`.")
+    ladders: dict[str, Levels] = Field(
+        default_factory=dict, description="Named ladders that `ladder` (or a sweep) selects."
+    )
     summarizer: SummarizerConfig = SummarizerConfig()
-    _base_dir: Path | None = PrivateAttr(None)  # where `file:` prompt references are found
+    sweep: dict[str, list[Any]] = Field(
+        default_factory=dict,
+        description="Axis (dotted path into the scenario) -> values; cells are the product.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named_ladder(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("ladder"), str):
+            name, named = data["ladder"], data.get("ladders") or {}
+            if not isinstance(named, dict) or name not in named:
+                valid = ", ".join(named) if isinstance(named, dict) and named else "none defined"
+                raise ValueError(f"ladder={name!r}: unknown ladder; [ladders]: {valid}")
+            data = {**data, "ladder": named[name]}
+        return data
+
+    @field_validator("sweep", mode="before")
+    @classmethod
+    def _flatten_sweep(cls, v: Any) -> Any:
+        """`[sweep]` keys are dotted paths; an unquoted dotted key is a nested table in TOML,
+        so nested tables are flattened back into paths."""
+        if not isinstance(v, dict):
+            return v
+        flat: dict[str, Any] = {}
+        for key, value in v.items():
+            if isinstance(value, dict) and value:
+                for sub, inner in cls._flatten_sweep(value).items():
+                    flat[f"{key}.{sub}"] = inner
+            else:
+                flat[key] = value
+        return flat
+
+    @field_validator("sweep")
+    @classmethod
+    def _axes(cls, v: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        cells = 1
+        for key, values in v.items():
+            root = key.split(".")[0]
+            if not root or any(not part for part in key.split(".")):
+                raise ValueError(f"axis {key!r}: not a dotted path")
+            if root in SWEEP_FIXED:
+                raise ValueError(f"axis {key!r}: {root} applies to the whole run, not a cell")
+            if not values:
+                raise ValueError(f"axis {key!r}: needs at least one value")
+            cells *= len(values)
+        if cells > MAX_CELLS:
+            raise ValueError(f"{cells} cells > {MAX_CELLS}; split the sweep")
+        return v
 
     @model_validator(mode="after")
     def _ladder(self) -> Scenario:
-        names = [lv.name for lv in self.ladder]
-        for n in names:
-            if names.count(n) > 1:
-                raise ValueError(f"ladder: level name {n!r} is used twice")
-        for lo, hi in zip(self.ladder, self.ladder[1:], strict=False):
-            if hi.budget_tokens >= lo.budget_tokens:
-                warnings.warn(
-                    f"budget_tokens must shrink: {hi.name}={hi.budget_tokens} >= "
-                    f"{lo.name}={lo.budget_tokens}",
-                    stacklevel=2,
-                )
+        _check_levels("ladder", self.ladder)
+        for name, levels in self.ladders.items():
+            _check_levels(f"ladders.{name}", levels, warn=False)
         return self
 
     # --- to simulation values ----------------------------------------------------------
@@ -195,6 +250,20 @@ class Scenario(_Model):
         )
 
 
+def _check_levels(where: str, levels: list[LevelConfig], warn: bool = True) -> None:
+    names = [lv.name for lv in levels]
+    for n in names:
+        if names.count(n) > 1:
+            raise ValueError(f"{where}: level name {n!r} is used twice")
+    for lo, hi in itertools.pairwise(levels):
+        if warn and hi.budget_tokens >= lo.budget_tokens:
+            warnings.warn(
+                f"budget_tokens must shrink: {hi.name}={hi.budget_tokens} >= "
+                f"{lo.name}={lo.budget_tokens}",
+                stacklevel=2,
+            )
+
+
 def _placement(p: PlantedConfig, fact_id: str) -> Placement:
     if p.text is None:
         try:
@@ -221,33 +290,45 @@ def _placement(p: PlantedConfig, fact_id: str) -> Placement:
     return Placement(planted, turn=p.turn, depth=depth)
 
 
-def _format_error(path: Path, err: dict[str, Any]) -> str:
+def _describe(err: dict[str, Any]) -> str:
     loc = ".".join(str(x) for x in err.get("loc", ()) if not str(x).startswith("function-"))
     msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
     value = err.get("input")
     shown = repr(value) if not isinstance(value, dict) else "{...}"
     if len(shown) > 80:
         shown = shown[:77] + "..."
-    return f"{path}: {loc or '<top>'}: {msg} (got {shown})"
+    return f"{loc}: {msg} (got {shown})" if loc else msg
+
+
+def _format_error(path: Path, err: dict[str, Any]) -> str:
+    return f"{path}: {_describe(err)}"
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    """The first error as one line, `field: message (got value)`, for callers that add their
+    own prefix (a -S override, a sweep axis)."""
+    return _describe(dict(exc.errors()[0]))
 
 
 def parse_scenario(data: dict[str, Any], path: Path) -> Scenario:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
-            scenario = Scenario.model_validate(data)
+            return Scenario.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise ScenarioError(_format_error(path, dict(errors[0])) + more) from None
-    scenario._base_dir = path.parent
-    check_prompt_refs(data, path)
-    return scenario
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file; every problem is a one-line ScenarioError."""
     p = Path(path)
+    return parse_scenario(read_scenario_data(p), p)
+
+
+def read_scenario_data(p: Path) -> dict[str, Any]:
+    """The raw TOML of a scenario file (overrides and sweeps edit it before validation)."""
     try:
         raw = p.read_bytes()
     except OSError as exc:
@@ -260,4 +341,4 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError(f"{p}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ScenarioError(f"{p}: invalid TOML: nested too deeply") from None
-    return parse_scenario(data, p)
+    return data
