@@ -34,12 +34,24 @@ def trial_history(scenario: Scenario, trial: int) -> History:
     )
 
 
-def run_scenario_trial(
-    scenario: Scenario, trial: int, keep_text: bool = False
-) -> list[TrialRecord]:
-    """Every strategy of the scenario on trial `trial`'s history."""
+def trial_id(trial: int, key: str, cell: str = "") -> str:
+    """`000007:floor_gated`, prefixed with the sweep cell when there is one."""
+    return f"{cell}/{trial:06d}:{key}" if cell else f"{trial:06d}:{key}"
+
+
+def run_strategy(
+    scenario: Scenario,
+    history: History,
+    trial: int,
+    name: str,
+    args: dict[str, Any],
+    *,
+    keep_text: bool = False,
+    cell: str = "",
+) -> TrialRecord:
+    """One strategy on trial `trial`'s history, with its own summarizer stream (a sweep runs
+    strategies one by one, so one that raises costs only its own row)."""
     counter = counter_for(scenario.summarizer, scenario.tokenizer)
-    history = trial_history(scenario, trial)
     where = base_dir(scenario)
     ladder = Ladder(
         tuple(
@@ -47,26 +59,32 @@ def run_scenario_trial(
             for lv in scenario.ladder_value().levels
         )
     )
-    records = []
-    for name, args in scenario.strategy_specs():
-        key = strategy_key(name, args)  # labels keep `file:` references, not prompt texts
-        strategy = create_strategy(
-            name, **{k: expand(v, where) if isinstance(v, str) else v for k, v in args.items()}
-        )
-        summarizer = build_summarizer(
-            scenario.summarizer, TrialContext(history, counter, scenario.seed, trial, key)
-        )
-        records.append(
-            run_trial(
-                history,
-                ladder,
-                strategy,
-                summarizer,
-                counter,
-                trial_id=f"{trial:06d}:{key}",
-                seed=scenario.seed,
-                keep_text=keep_text,
-                label=key,
-            )
-        )
-    return records
+    key = strategy_key(name, args)  # labels keep `file:` references, not prompt texts
+    strategy = create_strategy(
+        name, **{k: expand(v, where) if isinstance(v, str) else v for k, v in args.items()}
+    )
+    summarizer = build_summarizer(
+        scenario.summarizer, TrialContext(history, counter, scenario.seed, trial, key)
+    )
+    return run_trial(
+        history,
+        ladder,
+        strategy,
+        summarizer,
+        counter,
+        trial_id=trial_id(trial, key, cell),
+        seed=scenario.seed,
+        keep_text=keep_text,
+        label=key,
+    )
+
+
+def run_scenario_trial(
+    scenario: Scenario, trial: int, keep_text: bool = False, cell: str = ""
+) -> list[TrialRecord]:
+    """Every strategy of the scenario on trial `trial`'s history."""
+    history = trial_history(scenario, trial)
+    return [
+        run_strategy(scenario, history, trial, name, args, keep_text=keep_text, cell=cell)
+        for name, args in scenario.strategy_specs()
+    ]
