@@ -62,7 +62,7 @@ def check_template(text: str, source: str, require_input: bool = True) -> Prompt
     tpl = Template(text)
     for m in tpl.pattern.finditer(text):
         if m.group("invalid") is not None:
-            start = m.start("invalid")
+            start = m.start()
             shown = text[start : start + 12].split("\n")[0]
             raise PromptError(
                 f"{source}: line {_line_of(text, start)}: malformed placeholder {shown!r} "
