@@ -84,7 +84,7 @@ class Pinned:
             )
             summary, calls, retries = read.text, read.calls, read.budget_retries
             consumed += read.consumed
-        elif rest:
+        elif rest or pin_cost > budget:  # pins are charged to the budget, never outside it
             from sim.errors import BudgetInfeasible
 
             raise BudgetInfeasible(
