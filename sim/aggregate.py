@@ -28,15 +28,24 @@ TOKEN_COLUMNS = ("tokens_read", "tokens_emitted", "tokens_unread", "pin_tokens",
 _NESTED = ("levels", "facts", "violations")
 
 
-def ordered(rows: Iterable[dict[str, Any]], strategies: Sequence[str] = ()) -> list[dict[str, Any]]:
+def ordered(
+    rows: Iterable[dict[str, Any]], strategies: Sequence[str] = (), cells: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """Rows in a canonical order: trials.jsonl is appended as trials finish, so its order
-    depends on the worker count, and the aggregates (down to float sums) must not. Strategies
-    keep the order of `strategies` (the manifest's) when given, else the order the rows of
-    one trial were written in."""
-    rank = {s: i for i, s in enumerate(strategies)}
+    depends on the worker count, and the aggregates (down to float sums) must not. Cells and
+    strategies keep the manifest's order when given, else cells sort by name and strategies
+    keep the order one trial's rows were written in."""
+    s_rank = {s: i for i, s in enumerate(strategies)}
+    c_rank = {c: i for i, c in enumerate(cells)}
 
-    def key(r: dict[str, Any]) -> tuple[int, str, int]:
-        return (int(r.get("trial") or 0), str(r.get("cell") or ""), rank.get(r["strategy"], -1))
+    def key(r: dict[str, Any]) -> tuple[int, int, str, int]:
+        cell = str(r.get("cell") or "")
+        return (
+            int(r.get("trial") or 0),
+            c_rank.get(cell, len(c_rank)),
+            cell,
+            s_rank.get(r["strategy"], len(s_rank)),
+        )
 
     return sorted(rows, key=key)
 
@@ -135,8 +144,10 @@ def _keys(by: str | Sequence[str]) -> list[str]:
 
 def summarize(rows: list[dict[str, Any]], by: str | Sequence[str] = "strategy") -> pd.DataFrame:
     """Rates with 95% Wilson intervals, retries and tokens per trial, the usual blame level."""
-    keys = _keys(by)
-    df = trials_frame(ordered(rows))
+    return _summary(trials_frame(ordered(rows)), _keys(by))
+
+
+def _summary(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if df.empty:
         return pd.DataFrame()
     df["_err"] = _errored(df)
@@ -249,16 +260,19 @@ class Aggregates:
 
 
 def aggregate(
-    rows: Iterable[dict[str, Any]], depth_bins: int = DEPTH_BINS, strategies: Sequence[str] = ()
+    rows: Iterable[dict[str, Any]],
+    depth_bins: int = DEPTH_BINS,
+    strategies: Sequence[str] = (),
+    cells: Sequence[str] = (),
 ) -> Aggregates:
-    """All tables from trial rows, grouped by cell × strategy (in `strategies` order if given)."""
-    rows = ordered(rows, strategies)
+    """All tables from trial rows, grouped by cell × strategy (in the given orders, if any)."""
+    rows = ordered(rows, strategies, cells)
     trials = trials_frame(rows)
     facts = facts_frame(rows)
     facts["depth_bin"] = [depth_bin(d, depth_bins) for d in facts["depth"]]
     levels = tuple(level_order(rows))
     return Aggregates(
-        summary=summarize(rows, by=KEYS),
+        summary=_summary(trials.copy(), list(KEYS)),
         survival=survival(facts),
         blame=blame(trials, levels) if not trials.empty else pd.DataFrame(),
         by_class=fact_rates(facts, "cls"),
