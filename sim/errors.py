@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sim.types import Violation
+    from sim.types import Fact, FactGrade, Violation
 
 
 class CompactionSimError(Exception):
@@ -43,11 +43,40 @@ class BudgetInfeasible(CompactionFailure):
 
 class RecallFloorViolation(CompactionFailure):
     """A level dropped or degraded a declared fact below its recall floor, and retries with
-    the fact pinned did not recover it. Carries the level, the fact and why."""
+    the fact pinned did not recover it. Carries the level, the fact and why; the runtime gate
+    (sim.gate_runtime) also attaches the fact, its grade and the level's texts before and after,
+    so the failure can be logged and diagnosed where it happened."""
 
     def __init__(
-        self, level: str, fact_id: str, reason: str, violations: tuple[Violation, ...] = ()
+        self,
+        level: str,
+        fact_id: str,
+        reason: str,
+        violations: tuple[Violation, ...] = (),
+        *,
+        fact: Fact | None = None,
+        grade: FactGrade | None = None,
+        text_before: str = "",
+        text_after: str = "",
     ) -> None:
         super().__init__(level, f"fact {fact_id!r}: {reason}")
         self.fact_id = fact_id
         self.violations = violations
+        self.fact = fact
+        self.grade = grade
+        self.text_before = text_before
+        self.text_after = text_after
+
+
+class BudgetClosureViolation(CompactionFailure):
+    """A call consumed less (or more) input than it was given: a budget-open read whose unread
+    tail nobody would otherwise notice (the note's condition 1)."""
+
+    def __init__(self, level: str, consumed: int, declared: int) -> None:
+        super().__init__(
+            level,
+            f"budget-open call: consumed {consumed} of {declared} input tokens; "
+            "the rest was never read",
+        )
+        self.consumed = consumed
+        self.declared = declared

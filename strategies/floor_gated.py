@@ -13,19 +13,10 @@ from __future__ import annotations
 from typing import Literal
 
 from sim.errors import RecallFloorViolation
+from sim.gate_runtime import describe  # one wording for the harness and the runtime gate
 from sim.types import Fact, FactGrade, PieceResult, Violation
 from strategies.base import CallContext, read_closed
 from strategies.registry import strategy
-
-
-def describe(grade: FactGrade) -> str:
-    """Why a grade is below the floor, in the words of the diagnosis table."""
-    label = grade.grade.label
-    if label == "degraded":
-        return f"abstracted past actionability (missing {', '.join(grade.missing)})"
-    if label == "inverted":
-        return "polarity inverted"
-    return "dropped"
 
 
 class FloorGated:
