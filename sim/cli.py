@@ -18,7 +18,10 @@ from sim.errors import UserError
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 # One module per subcommand; each defines `register(subparsers)` and sets `func(args) -> int`.
-COMMAND_MODULES = ("sim.commands.demo",)
+COMMAND_MODULES = (
+    "sim.commands.demo",
+    "sim.commands.lint_prompt",
+)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,8 +8,10 @@ The same classifier drives the simulated summarizer's mode and `compsim lint-pro
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Mode(StrEnum):
@@ -21,7 +23,12 @@ class Mode(StrEnum):
 # the following" without a purpose, is not re-ranking.
 _RERANK = (
     ("prioritize", re.compile(r"\b(?:de-?)?prioriti[sz](?:e|es|ed|ing)\b|\bpriority to\b", re.I)),
-    ("focus on", re.compile(r"\bfocus(?:es|ed|ing)?\s+(?:\w+\s+){0,2}?on\b", re.I)),
+    (
+        "focus on",
+        re.compile(
+            r"\b(?:focus(?:es|ed|ing)?|concentrat(?:e|es|ed|ing))\s+(?:\w+\s+){0,2}?on\b", re.I
+        ),
+    ),
     (
         "summarize for",
         re.compile(
@@ -40,7 +47,15 @@ _RERANK = (
             re.I,
         ),
     ),
-    ("emphasize", re.compile(r"\bemphasi[sz](?:e|es|ing)\b", re.I)),
+    ("emphasize", re.compile(r"\b(?:emphasi[sz](?:e|es|ing)|highlight(?:s|ing)?)\b", re.I)),
+    (
+        "by importance",
+        re.compile(
+            r"\b(?:by|in order of)\s+(?:importance|relevance|salience|priority)\b"
+            r"|\bmatters?\s+most\b",
+            re.I,
+        ),
+    ),
     (
         "relevant to",
         re.compile(
@@ -66,13 +81,23 @@ class Classification:
         return f"line {self.line_no}: {self.phrase!r} in {self.line.strip()!r}"
 
 
-def classify(prompt: str) -> Classification:
-    """Re-ranking when any line holds a re-ranking phrase; the first match is the reason."""
+def _matches(prompt: str) -> Iterator[Classification]:
     for no, line in enumerate(prompt.splitlines() or [prompt], start=1):
         for phrase, pattern in _RERANK:
             if pattern.search(line):
-                return Classification(Mode.RERANK, phrase, no, line)
-    return Classification(Mode.COMPRESS)
+                yield Classification(Mode.RERANK, phrase, no, line)
+
+
+def matches(prompt: str) -> list[Classification]:
+    """Every re-ranking phrase of a prompt, line by line (lint shows them all)."""
+    return list(_matches(prompt))
+
+
+@lru_cache(maxsize=1024)
+def classify(prompt: str) -> Classification:
+    """Re-ranking when any line holds a re-ranking phrase; the first match is the reason.
+    Memoized: a sweep classifies the same few instructions on every call."""
+    return next(_matches(prompt), Classification(Mode.COMPRESS))
 
 
 PRESETS: dict[str, str] = {
