@@ -20,6 +20,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3
 # One module per subcommand; each defines `register(subparsers)` and sets `func(args) -> int`.
 COMMAND_MODULES = (
     "sim.commands.demo",
+    "sim.commands.run",
     "sim.commands.lint_prompt",
 )
 

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sim.errors import ScenarioError
+from sim.prompts import check_prompt_refs
 from sim.scenario import Scenario, format_validation_error, read_scenario_data
 
 _MAX_SHOWN = 32
@@ -156,13 +157,19 @@ def cell_id(axes: Sequence[tuple[str, Any]]) -> str:
     return ",".join(f"{k}={_show(v)}" for k, (_, v) in zip(shown, axes, strict=True))
 
 
-def _validate(data: dict[str, Any], paths: dict[tuple[str, ...], str], default: str) -> Scenario:
+def _validate(
+    data: dict[str, Any], paths: dict[tuple[str, ...], str], default: str, source: Path
+) -> Scenario:
+    """Validate like a scenario file: `file:` prompt references resolve next to `source`."""
     try:
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         more = len(exc.errors()) - 1
         tail = f" (and {more} more)" if more else ""
         raise ScenarioError(_blame(exc, paths, default) + tail) from None
+    scenario._base_dir = source.parent
+    check_prompt_refs(data, source)
+    return scenario
 
 
 def _outer_first(items: Sequence[tuple[Sequence[str], Any]]) -> list[int]:
@@ -191,7 +198,7 @@ def grid_from_data(
     for i in _outer_first([(o.parts, o) for o in parsed]):
         o = parsed[i]
         labels[set_path(data, o.parts, o.value, f"-S {o.text}")] = f"-S {o.text}"
-    base = _validate(data, labels, source)
+    base = _validate(data, labels, source, Path(source))
     axes = list(base.sweep.items())
     inner = [o for o in parsed if _under(o.parts, [k for k, _ in axes])]
     cell_data = copy.deepcopy(data)
@@ -210,7 +217,7 @@ def grid_from_data(
             paths[set_path(one, parts, copy.deepcopy(value), where)] = where
         _materialize_ladder(one, f"{source}: cell {cid}")
         one.pop("ladders", None)
-        scenario = _validate(one, paths, f"{source}: cell {cid}")
+        scenario = _validate(one, paths, f"{source}: cell {cid}", Path(source))
         if cid in seen:
             cid = f"{cid}#{index}"
         seen.add(cid)

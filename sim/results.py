@@ -91,6 +91,7 @@ class Manifest(_Model):
     git: GitInfo
     machine: Machine
     packages: dict[str, str]
+    source: str = Field(description="The scenario file; `file:` prompts resolve next to it.")
     scenario: dict[str, Any] = Field(description="Resolved scenario after -S, with its sweep.")
     overrides: list[str] = Field(description="The -S key=value arguments, as given.")
     seed: int

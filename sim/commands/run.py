@@ -1,0 +1,129 @@
+"""`compsim run SCENARIO`: run a scenario's sweep into a run directory, then print the table.
+
+Exit codes: 0 done; 1 done, but some trials raised (error rows); 2 bad input; 130 Ctrl-C
+(resumable with --resume DIR).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from sim.errors import UserError
+from sim.grid import Grid, load_grid
+from sim.manifest import spec_hash
+from sim.runner import DEFAULT_TRACES, RunResult, run_grid
+from sim.summary import summary_frame
+from sim.tables import format_table
+
+RUNS_DIR = Path("results/runs")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by `run` and `demo`."""
+    p.add_argument("--trials", type=int, default=None, help="trial indices per cell")
+    p.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    p.add_argument(
+        "-S",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a scenario field before validation (value parsed as TOML); repeatable",
+    )
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--traces",
+        type=int,
+        default=DEFAULT_TRACES,
+        metavar="K",
+        help=f"keep level texts for the first K trials of each cell (default {DEFAULT_TRACES})",
+    )
+
+
+def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subs.add_parser("run", help="run a scenario sweep into a run directory")
+    p.add_argument("scenario", nargs="?", help="scenario TOML file (optional with --resume)")
+    add_run_options(p)
+    p.add_argument("--out", type=Path, default=None, help="run directory to create")
+    p.add_argument("--resume", type=Path, default=None, metavar="DIR", help="finish a run")
+    p.add_argument("--force", action="store_true", help="replace the run in --out")
+    p.set_defaults(func=run)
+
+
+def jobs_from(args: argparse.Namespace) -> int:
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise UserError(f"--jobs={jobs}: must be >= 1")
+    if args.traces < 0:
+        raise UserError(f"--traces={args.traces}: must be >= 0")
+    return int(jobs)
+
+
+def grid_from(args: argparse.Namespace) -> Grid:
+    """The scenario with -S overrides, then --trials / --seed (which win)."""
+    overrides = list(args.overrides)
+    if args.trials is not None:
+        overrides.append(f"trials={args.trials}")
+    if args.seed is not None:
+        overrides.append(f"seed={args.seed}")
+    return load_grid(args.scenario, overrides)
+
+
+def default_out(grid: Grid, traces: int) -> Path:
+    return RUNS_DIR / f"{grid.base.name}-{spec_hash(grid, traces)[:10]}"
+
+
+def print_result(result: RunResult) -> None:
+    """Where the run is, the table per cell, and what failed."""
+    print(f"run: {result.path}")
+    frame = summary_frame(result.summary)
+    cells = list(dict.fromkeys(frame["cell"])) if not frame.empty else []
+    for cell in cells:
+        if len(cells) > 1 or cell:
+            print(f"\ncell {cell}")
+        print(format_table(frame[frame["cell"] == cell].reset_index(drop=True)))
+    rate = result.units_run / result.seconds if result.seconds > 0 else 0.0
+    print(
+        f"{result.units_run} trials run in {result.seconds:.1f} s ({rate:.2f} trials/s)",
+        file=sys.stderr,
+    )
+    if result.errors:
+        print(
+            f"compsim: {result.errors} trial rows raised (error rows in trials.jsonl); "
+            f"first: {result.first_error or 'see trials.jsonl'}",
+            file=sys.stderr,
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    jobs = jobs_from(args)
+    if args.resume is not None:
+        if args.force:
+            raise UserError("--resume and --force contradict each other; choose one")
+        if args.out is not None and args.out != args.resume:
+            raise UserError(f"--out {args.out} and --resume {args.resume} name different runs")
+        if args.scenario is None and (args.overrides or args.trials or args.seed is not None):
+            raise UserError("-S, --trials and --seed need the SCENARIO when resuming")
+        grid = grid_from(args) if args.scenario else None
+        out = args.resume
+    else:
+        if args.scenario is None:
+            raise UserError("a SCENARIO file is needed (or --resume DIR)")
+        grid = grid_from(args)
+        out = args.out or default_out(grid, args.traces)
+    result = run_grid(
+        grid,
+        out,
+        jobs=jobs,
+        resume=args.resume is not None,
+        force=args.force,
+        progress=not args.no_progress,
+        traces=args.traces,
+    )
+    print_result(result)
+    print(f"\nreport: compsim report {result.path}")
+    return 1 if result.errors else 0

@@ -1,0 +1,216 @@
+"""Grid runner: cells x trial indices -> trial units, and the executors that run them.
+
+A trial unit is one trial index of one cell: its history is generated once and every strategy
+of the cell runs on it (sim.trial). Units are independent and seeded from (seed, trial,
+stream) only, so a unit's rows are the same whichever worker runs it, in whatever order.
+Workers return each unit already serialized (JSONL bytes), so the driver only appends bytes.
+
+`Executor` is the seam for other engines (a distributed one implements the same three
+methods); `LocalExecutor` runs batches on a process pool, `InProcessExecutor` in the caller.
+Batching amortizes per-task overhead (~0.2 ms of driver CPU per task against ~10 us per trial in
+batches of 50) while keeping enough batches for every worker and a live progress bar.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sim.records import trace_row, trial_row
+from sim.scenario import Scenario
+from sim.store import dumps
+from sim.summarizers.registry import counter_for
+from sim.trial import run_strategy, strategy_key, trial_history, trial_id
+from sim.types import TrialRecord
+
+MAX_BATCH = 50
+_ERROR_CHARS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class TrialSpec:
+    """One trial unit to run; `keep_text` for the first trial indices of each cell."""
+
+    cell: str
+    trial: int
+    keep_text: bool = False
+
+    @property
+    def unit(self) -> tuple[str, int]:
+        return (self.cell, self.trial)
+
+    @property
+    def unit_id(self) -> str:
+        return f"{self.cell}/{self.trial:06d}" if self.cell else f"{self.trial:06d}"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitResult:
+    spec: TrialSpec
+    rows: bytes
+    traces: bytes
+    errors: int
+    first_error: str | None = None
+
+
+def trial_specs(
+    cells: Sequence[str], trials: int, done: set[tuple[str, int]], traces_per_cell: int
+) -> list[TrialSpec]:
+    """Units not yet done, trial-major (every cell gets early trials, so an interrupted sweep
+    still covers the whole grid)."""
+    return [
+        TrialSpec(cell, t, t < traces_per_cell)
+        for t in range(trials)
+        for cell in cells
+        if (cell, t) not in done
+    ]
+
+
+def batches(specs: Sequence[TrialSpec], jobs: int) -> list[list[TrialSpec]]:
+    """At most MAX_BATCH units, and at least ~4 batches per worker when there are enough."""
+    size = max(1, min(MAX_BATCH, math.ceil(len(specs) / (max(jobs, 1) * 4))))
+    return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
+
+
+def _error_text(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:_ERROR_CHARS]
+
+
+def _error_record(scenario: Scenario, spec: TrialSpec, key: str, error: str) -> TrialRecord:
+    return TrialRecord(
+        trial_id=trial_id(spec.trial, key, spec.cell),
+        strategy=key,
+        seed=scenario.seed,
+        levels=(),
+        outcomes=(),
+        error=error,
+    )
+
+
+def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
+    """Every strategy of the cell on one trial; an unexpected exception becomes that
+    strategy's error row (or every strategy's, when the history itself failed)."""
+    rows: list[dict[str, Any]] = []
+    traces: list[dict[str, Any]] = []
+    first: str | None = None
+    errors = 0
+    history = None
+    try:
+        history = trial_history(scenario, spec.trial)
+    except Exception as exc:
+        first = _error_text(exc)
+    for name, args in scenario.strategy_specs():
+        key = strategy_key(name, args)
+        error = first if history is None else None
+        if history is not None:
+            try:
+                rec = run_strategy(
+                    scenario, history, spec.trial, name, args,
+                    keep_text=spec.keep_text, cell=spec.cell,
+                )  # fmt: skip
+            except Exception as exc:
+                error = _error_text(exc)
+                first = first or error
+        if error is not None:
+            rec = _error_record(scenario, spec, key, error)
+            errors += 1
+        rows.append(trial_row(rec, spec.trial, spec.cell))
+        if spec.keep_text and error is None:
+            traces.append({**trace_row(rec, spec.trial), "cell": spec.cell})
+    return UnitResult(
+        spec,
+        b"".join(dumps(r) for r in rows),
+        b"".join(dumps(t) for t in traces),
+        errors,
+        first,
+    )
+
+
+class Executor(Protocol):
+    """Runs batches of trial units for one workload (cell id -> resolved Scenario)."""
+
+    def submit(self, batches: Iterable[Sequence[TrialSpec]]) -> Iterator[UnitResult]:
+        """Yield each unit's result as its batch completes, in any order."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop at once (Ctrl-C): queued and running batches are dropped."""
+        ...
+
+    def close(self) -> None:
+        """Release the workers after the last result."""
+        ...
+
+
+class InProcessExecutor:
+    """--jobs 1: no pool, no pickling; what tests that monkeypatch the harness use."""
+
+    def __init__(self, workload: Mapping[str, Scenario]) -> None:
+        self.workload = workload
+
+    def submit(self, batches: Iterable[Sequence[TrialSpec]]) -> Iterator[UnitResult]:
+        for batch in batches:
+            for spec in batch:
+                yield run_unit(self.workload[spec.cell], spec)
+
+    def cancel(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+_WORKLOAD: dict[str, Scenario] = {}
+
+
+def _init_worker(workload: dict[str, Scenario]) -> None:
+    """Once per worker: Ctrl-C is the driver's to handle; load each tokenizer once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKLOAD.update(workload)
+    for scenario in workload.values():
+        counter_for(scenario.summarizer, scenario.tokenizer)
+
+
+def _run_batch(batch: Sequence[TrialSpec]) -> list[UnitResult]:
+    return [run_unit(_WORKLOAD[spec.cell], spec) for spec in batch]
+
+
+def _context() -> Any:
+    """forkserver where available: workers fork from a clean server process (never from a
+    driver that holds threads), with the harness imported once."""
+    if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["sim.sweep"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class LocalExecutor:
+    """A process pool of `jobs` workers on this machine."""
+
+    def __init__(self, workload: Mapping[str, Scenario], jobs: int) -> None:
+        self._pool = _context().Pool(jobs, initializer=_init_worker, initargs=(dict(workload),))
+
+    def submit(self, batches: Iterable[Sequence[TrialSpec]]) -> Iterator[UnitResult]:
+        for results in self._pool.imap_unordered(_run_batch, batches):
+            yield from results
+
+    def cancel(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
+
+    def close(self) -> None:
+        self._pool.close()
+        self._pool.join()
+
+
+def make_executor(workload: Mapping[str, Scenario], jobs: int, units: int) -> Executor:
+    if jobs <= 1 or units <= 1:
+        return InProcessExecutor(workload)
+    return LocalExecutor(workload, min(jobs, units))
