@@ -89,7 +89,11 @@ def outcomes(
     aborted: str | None,
 ) -> tuple[FactOutcome, ...]:
     """Each fact's leaf grade, whether it was lost, whether anything said so, and the level
-    to blame: the first whose output held it below its floor while its input did not."""
+    to blame: the first whose output held it below its floor while its input did not.
+
+    A lost fact's exposure says how the blamed level lost it: `never_read` (a budget-open tail),
+    `dropped_when_read` (the first compaction level read it and dropped it) or `kept_then_lost`
+    (earlier levels kept it at its floor; the blamed, later level read it and lost it)."""
     failed_at = {v.fact_id: v for v in failed if not v.recovered}
     trail = [tuple(l0), *(lv.grades for lv in levels)]
     names = ["L0", *(lv.name for lv in levels)]
@@ -100,7 +104,7 @@ def outcomes(
         exposure = "kept"
         if fact.fact_id in failed_at:
             leaf, lost, loud, blame = failed_at[fact.fact_id].grade, True, True, aborted
-            exposure = "dropped_when_read"
+            exposure = "kept_then_lost" if levels else "dropped_when_read"
         else:
             lost = fact.floored and not leaf.at_floor
             loud = lost and any(fact.fact_id in lv.flagged for lv in levels)
@@ -111,6 +115,8 @@ def outcomes(
                         level = levels[k - 1] if k else None
                         read = level is None or fact.fact_id not in level.never_read
                         exposure = "dropped_when_read" if read else "never_read"
+                        if read and k >= 2:
+                            exposure = "kept_then_lost"
                         break
         if fact.superseded:
             exposure = "superseded"

@@ -266,7 +266,7 @@ class FactOutcome:
     lost: bool
     loud: bool
     blame_level: str | None
-    exposure: str  # "kept" | "never_read" | "dropped_when_read" | "superseded"
+    exposure: str  # "kept" | "never_read" | "dropped_when_read" | "kept_then_lost" | "superseded"
 
 
 @dataclass(frozen=True, slots=True)
