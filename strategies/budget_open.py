@@ -6,8 +6,9 @@ call (the output fits), but `consumed_input_tokens < declared_input_tokens`.
 
 from __future__ import annotations
 
+from sim.summarizers.base import SummaryRequest
 from sim.types import PieceResult
-from strategies.base import CallContext, summarize_fitting
+from strategies.base import CallContext
 from strategies.registry import strategy
 
 
@@ -33,16 +34,18 @@ class BudgetOpen:
             size += cost
         else:
             lines = []
-        read = summarize_fitting(
-            "".join(head), budget, ctx, ctx.instruction(self.instruction, "compress")
+        # one call and no re-ask: a real model's overflow is kept and reported by the level's
+        # budget check (budget_ok false), as a budget-open runtime would ship it
+        instruction = ctx.instruction(self.instruction, "compress")
+        result = ctx.summarizer.summarize(
+            SummaryRequest("".join(head), budget, instruction, (), ctx.level)
         )
         return PieceResult(
-            text=read.text,
+            text=result.text,
             declared_input_tokens=ctx.counter.count(text),
-            consumed_input_tokens=read.consumed,
+            consumed_input_tokens=result.consumed_input_tokens,
             unread_text="".join(lines),
-            calls=read.calls,
-            budget_retries=read.budget_retries,
+            calls=1,
         )
 
 

@@ -71,10 +71,10 @@ class HfChatModel:
     backend = "hf"
 
     def __init__(self, settings: LocalSettings) -> None:
-        torch, transformers = _import()
-        self._torch = torch
         path = Path(settings.model_path).expanduser()
         folder, gguf, files = _weights(path)
+        torch, transformers = _import()
+        self._torch = torch
         if settings.threads:
             torch.set_num_threads(settings.threads)
         kwargs: dict[str, Any] = {"trust_remote_code": False, "local_files_only": True}
