@@ -17,6 +17,7 @@ Layout of `results/runs/<run_id>/` (store version 1)::
     summary.json    aggregates per cell x strategy (sim.summary), written atomically at the
     summary.csv     end; no wall-clock values, so byte-identical across --jobs and resume.
     report.html     written by `compsim report` (sim.report), with plots/ (sim.plots).
+    .lock           flock'ed by the one process writing the run (resume refuses a live run).
 
 Rows with a non-null `error` are trials that raised: they carry no levels or facts and are
 left out of every rate (the summary counts them separately). `Run.trials` keeps them so a
@@ -40,7 +41,8 @@ from sim.records import ROW_VERSION
 STORE_VERSION = 1
 MANIFEST, TRIALS, TRACES = "manifest.json", "trials.jsonl", "traces.jsonl"
 SUMMARY_JSON, SUMMARY_CSV, REPORT, PLOTS = "summary.json", "summary.csv", "report.html", "plots"
-OWNED = (MANIFEST, TRIALS, TRACES, SUMMARY_JSON, SUMMARY_CSV, REPORT, PLOTS)
+LOCK = ".lock"
+OWNED = (MANIFEST, TRIALS, TRACES, SUMMARY_JSON, SUMMARY_CSV, REPORT, PLOTS, LOCK)
 """Every name the harness writes into a run directory (and the only ones --force removes)."""
 
 _NESTED = ("levels", "facts", "violations")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sim.results import (
+    LOCK,
     MANIFEST,
     OWNED,
     TRACES,
@@ -57,12 +58,14 @@ def dumps(row: dict[str, Any]) -> bytes:
 
 
 def _is_empty(path: Path) -> bool:
-    return not path.exists() or (path.is_dir() and not any(path.iterdir()))
+    return not path.exists() or (path.is_dir() and all(p.name == LOCK for p in path.iterdir()))
 
 
 def _clear(path: Path) -> None:
     """--force: remove what the harness wrote there, nothing else."""
     for name in OWNED:
+        if name == LOCK:
+            continue  # held by this process
         target = path / name
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
@@ -71,17 +74,18 @@ def _clear(path: Path) -> None:
 
 
 def prepare(path: Path, manifest: Manifest, force: bool) -> None:
-    """Refuse a directory that holds another run (or anything else) unless `force`."""
+    """Refuse a directory that holds another run unless `force`, and one that holds anything
+    else always (--force must never clear a directory the harness did not create)."""
     if _is_empty(path):
         return
     if not path.is_dir():
         raise RunStoreError(f"--out {path}: exists and is not a directory")
+    if not (path / MANIFEST).exists():
+        raise RunStoreError(
+            f"--out {path}: not empty and not a run directory (even --force only replaces a "
+            "run); choose another --out"
+        )
     if not force:
-        if not (path / MANIFEST).exists():
-            raise RunStoreError(
-                f"--out {path}: not empty and not a run directory; use --force to write "
-                "into it anyway, or choose another --out"
-            )
         old = read_manifest(path)
         if old.spec_hash != manifest.spec_hash:
             raise RunStoreError(
@@ -96,36 +100,74 @@ def prepare(path: Path, manifest: Manifest, force: bool) -> None:
     _clear(path)
 
 
-class RunWriter:
-    """Appends trial units to an open run directory."""
+def _lock(path: Path) -> IO[bytes]:
+    """An exclusive lock on the run directory for as long as the writer lives (the kernel
+    drops it when the process dies, even by SIGKILL), so two processes never append to one
+    run."""
+    fh = (path / LOCK).open("ab")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock on this platform; run unguarded
+        return fh
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise RunStoreError(f"{path}: in use by another compsim process") from None
+    return fh
 
-    def __init__(self, path: Path, manifest: Manifest, done: set[tuple[str, int]]) -> None:
+
+class RunWriter:
+    """Appends trial units to an open run directory (held under its lock)."""
+
+    def __init__(
+        self, path: Path, manifest: Manifest, done: set[tuple[str, int]], lock: IO[bytes]
+    ) -> None:
         self.path = path
         self.manifest = manifest
         self.done = done
+        self._lock = lock
         self._trials: IO[bytes] = (path / TRIALS).open("ab")
         self._traces: IO[bytes] = (path / TRACES).open("ab")
 
     @classmethod
     def create(cls, path: Path, manifest: Manifest, force: bool = False) -> RunWriter:
-        prepare(path, manifest, force)
+        if path.exists() and not (path / MANIFEST).exists():
+            prepare(path, manifest, force)  # not a directory, or not a run: refused unlocked
         path.mkdir(parents=True, exist_ok=True)
+        lock = _lock(path)
+        try:
+            prepare(path, manifest, force)  # again under the lock: another run may have begun
+        except BaseException:
+            lock.close()
+            raise
         atomic_write(path / MANIFEST, (manifest.model_dump_json(indent=1) + "\n").encode())
         for name in (TRIALS, TRACES):
             (path / name).write_bytes(b"")
-        return cls(path, manifest, set())
+        return cls(path, manifest, set(), lock)
 
     @classmethod
     def resume(cls, path: Path, expected: Manifest | None = None) -> RunWriter:
         """Reopen a run; `expected` (the manifest a scenario + flags would write) must match."""
         manifest = read_manifest(path)
+        lock = _lock(path)
+        try:
+            return cls._reopen(path, manifest, expected, lock)
+        except BaseException:
+            lock.close()
+            raise
+
+    @classmethod
+    def _reopen(
+        cls, path: Path, manifest: Manifest, expected: Manifest | None, lock: IO[bytes]
+    ) -> RunWriter:
         if expected is not None and expected.spec_hash != manifest.spec_hash:
             raise RunStoreError(
                 f"--resume {path}: the scenario and flags given describe a different run "
                 f"(spec {expected.spec_hash[:10]} != {manifest.spec_hash[:10]})"
             )
         done = repair(path, manifest)
-        return cls(path, manifest, done)
+        return cls(path, manifest, done, lock)
 
     def append(self, traces: bytes, rows: bytes, unit: tuple[str, int]) -> None:
         """Traces first, then the unit's rows in one write: a unit counts as done only once
@@ -142,6 +184,7 @@ class RunWriter:
             fh.flush()
             os.fsync(fh.fileno())
             fh.close()
+        self._lock.close()
 
     def __enter__(self) -> RunWriter:
         return self
