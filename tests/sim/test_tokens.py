@@ -60,8 +60,10 @@ line_text = (
 
 
 def _generated_lines() -> list[str]:
-    history = small_history(seed=3)
-    return [ln for ln in history.text.split("\n") if ln]
+    """Every line a level's text can hold: L0 lines and every rendering of every unit."""
+    history = small_history(seed=3, constraints=5, near_misses=2, superseded=1)
+    texts = {r for u in history.units for r in (*u.renderings, u.inverted) if r}
+    return sorted(texts)
 
 
 _HISTORY_LINES = _generated_lines()

@@ -5,7 +5,8 @@ ladder (600/150/48 on ~1500-token histories):
 - keep_all never loses a fact;
 - budget_closed always consumes all of its input (closure at every level), map-reduce included;
 - floor_gated never produces a silent collapse of a declared fact;
-- every emitted level fits its budget when the level passes (recounted by the real tokenizer).
+- every emitted level fits its budget when the level passes (recounted by the real tokenizer);
+- pinned keeps every declared fact at its floor inside the budget, or refuses loudly.
 
 The grader's invariance to case and whitespace is in tests/sim/test_grade.py.
 """
@@ -115,3 +116,19 @@ def test_a_level_that_passes_fits_its_budget(seed: int, name: str, target: int, 
     if name not in ("keep_all",):
         # every compacting strategy fits every level it completes
         assert all(lv.budget_ok for lv in rec.levels), name
+
+
+@settings(max_examples=examples(0.5))
+@given(SEEDS, TARGETS, COUNTS)
+def test_pinned_keeps_declared_facts_within_budget_or_refuses(
+    seed: int, target: int, k: int
+) -> None:
+    rec = _trial("pinned", seed, target, k)
+    declared = [i for i, f in enumerate(rec.facts) if f.declared and f.floored]
+    for lv in rec.levels:
+        assert lv.budget_ok, lv.name
+        assert all(lv.grades[i].grade.at_floor for i in declared), lv.name
+        assert lv.pin_tokens <= lv.budget_tokens
+    if rec.aborted_at is not None:
+        assert rec.loud and "pin block" in (rec.failure or "")
+    assert not any(rec.outcomes[i].lost and not rec.outcomes[i].loud for i in declared)
