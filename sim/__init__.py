@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sim.engine import rng_for, run_trial
     from sim.errors import (
+        BudgetClosureViolation,
         BudgetInfeasible,
         CompactionFailure,
         CompactionSimError,
@@ -20,6 +21,13 @@ if TYPE_CHECKING:
         ScenarioError,
         UserError,
     )
+    from sim.floor_registry import (
+        FloorRegistry,
+        FloorRegistryError,
+        declare_fact,
+        load_floor_registry,
+    )
+    from sim.gate_runtime import FloorGate, GateResult
     from sim.generate import HistorySpec, Placement, generate_history
     from sim.grade import grade_text
     from sim.results import Run, load_run
@@ -32,6 +40,8 @@ if TYPE_CHECKING:
         SummaryResult,
     )
     from sim.tokens import Tokenizer, get_counter
+    from sim.transcript_history import transcript_history
+    from sim.transcripts import Transcript, TranscriptError, load_transcript
     from sim.trial import run_scenario_trial
     from sim.types import (
         AnchorGroup,
@@ -47,6 +57,13 @@ if TYPE_CHECKING:
         TrialRecord,
         Violation,
     )
+    from sim.validity import (
+        StructureViolation,
+        check_levels,
+        check_messages,
+        head_messages,
+        tail_messages,
+    )
 
 __version__ = "0.1.0"
 
@@ -54,6 +71,22 @@ __version__ = "0.1.0"
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
     "AnchorGroup": "sim.types",
+    "BudgetClosureViolation": "sim.errors",
+    "FloorGate": "sim.gate_runtime",
+    "FloorRegistry": "sim.floor_registry",
+    "FloorRegistryError": "sim.floor_registry",
+    "GateResult": "sim.gate_runtime",
+    "StructureViolation": "sim.validity",
+    "Transcript": "sim.transcripts",
+    "TranscriptError": "sim.transcripts",
+    "check_levels": "sim.validity",
+    "check_messages": "sim.validity",
+    "declare_fact": "sim.floor_registry",
+    "head_messages": "sim.validity",
+    "load_floor_registry": "sim.floor_registry",
+    "load_transcript": "sim.transcripts",
+    "tail_messages": "sim.validity",
+    "transcript_history": "sim.transcript_history",
     "BudgetInfeasible": "sim.errors",
     "CompactionFailure": "sim.errors",
     "CompactionSimError": "sim.errors",

@@ -15,10 +15,13 @@ the field. `declare_fact` is the same validation for facts declared in Python.
     id = "no-rotate"
     class = "prohibition"           # optional (default "rule")
     text = "Do not rotate the credential after step 4."
-    anchors = { action = ["rotate", "rotation"], object = ["credential"],
-                condition = ["after step 4", "past step 4"] }
-    opposites = { condition = ["before step 4"] }   # optional: forms that flip the rule
-    floor = { min_span_tokens = 5 }                 # optional: overrides the class's floor
+    floor = { min_span_tokens = 5 } # optional: overrides the class's floor
+    [fact.anchors]                  # every surface form that keeps each part of the rule
+    action = ["rotate", "rotation"]
+    object = ["credential"]
+    condition = ["after step 4", "past step 4"]
+    [fact.opposites]                # optional: forms that flip a group (graded `inverted`)
+    condition = ["before step 4"]
 """
 
 from __future__ import annotations

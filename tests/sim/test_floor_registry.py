@@ -3,12 +3,18 @@ one-line errors that name the file, the fact and the field."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sim.floor_registry import FloorRegistryError, declare_fact, load_floor_registry
+from sim.floor_registry import (
+    FloorRegistryError,
+    declare_fact,
+    load_floor_registry,
+    parse_registry,
+)
 from sim.types import Grade, Polarity
 from tests.helpers import grade_one
 
@@ -65,7 +71,7 @@ def test_bad_declarations_name_the_fact_and_field(kwargs: dict[str, Any], messag
 def test_the_shipped_example_registry_loads() -> None:
     registry = load_floor_registry(REPO / "examples" / "floors.toml")
     assert [f.fact_id for f in registry.facts] == ["no-force-push", "payment-restart-needs-yes"]
-    assert registry.budget("L2") == 64
+    assert registry.budget("L2") == 48
     # the class floor applies to facts of that class, the default floor to the others
     assert registry.facts[1].floor.min_span_tokens == 4
     assert registry.facts[0].floor.required == ("action", "object")
@@ -126,3 +132,11 @@ def test_bad_registry_files_are_one_line_errors(tmp_path: Path, text: str, messa
 def test_a_missing_registry_file_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(FloorRegistryError, match="cannot read floor registry"):
         load_floor_registry(tmp_path / "nope.toml")
+
+
+def test_the_readme_registry_sample_loads() -> None:
+    readme = (REPO / "README.md").read_text()
+    sample = readme.split("**1. Declare the facts", 1)[1].split("```toml\n", 1)[1].split("```")[0]
+    registry = parse_registry(tomllib.loads(sample), "README.md")
+    assert [f.fact_id for f in registry.facts] == ["payment-restart-needs-yes"]
+    assert registry.facts[0].floor.min_span_tokens == 4
