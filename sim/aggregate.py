@@ -15,115 +15,33 @@ from typing import Any
 
 import pandas as pd
 
+from sim.frames import (
+    DEPTH_BINS,
+    KEYS,
+    depth_bin,
+    facts_frame,
+    level_order,
+    ok_rows,
+    ordered,
+    retry_tokens,
+    trials_frame,
+)
 from sim.stats import wilson
 from sim.tables import format_table
 
-__all__ = ["Aggregates", "aggregate", "facts_frame", "format_table", "summarize", "trials_frame"]
+__all__ = [
+    "Aggregates",
+    "aggregate",
+    "facts_frame",
+    "format_table",
+    "ordered",
+    "retry_tokens",
+    "summarize",
+    "trials_frame",
+]
 
-KEYS = ("cell", "strategy")
 RATES = ("collapsed", "silent", "loud")
-AT_FLOOR = frozenset({"actionable", "verbatim"})
-DEPTH_BINS = 5
 TOKEN_COLUMNS = ("tokens_read", "tokens_emitted", "tokens_unread", "pin_tokens", "calls")
-_NESTED = ("levels", "facts", "violations")
-
-
-def ordered(
-    rows: Iterable[dict[str, Any]], strategies: Sequence[str] = (), cells: Sequence[str] = ()
-) -> list[dict[str, Any]]:
-    """Rows in a canonical order: trials.jsonl is appended as trials finish, so its order
-    depends on the worker count, and the aggregates (down to float sums) must not. Cells and
-    strategies keep the manifest's order when given, else cells sort by name and strategies
-    keep the order one trial's rows were written in."""
-    s_rank = {s: i for i, s in enumerate(strategies)}
-    c_rank = {c: i for i, c in enumerate(cells)}
-
-    def key(r: dict[str, Any]) -> tuple[int, int, str, int]:
-        cell = str(r.get("cell") or "")
-        return (
-            int(r.get("trial") or 0),
-            c_rank.get(cell, len(c_rank)),
-            cell,
-            s_rank.get(r["strategy"], len(s_rank)),
-        )
-
-    return sorted(rows, key=key)
-
-
-def _ok(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [r for r in rows if not r.get("error")]
-
-
-def retry_tokens(row: dict[str, Any]) -> float:
-    """Tokens spent on retries, estimated: rows count retried calls, not their tokens, so each
-    retry is charged one average fresh call of its level (its share of input plus output)."""
-    total = 0.0
-    for lv in row.get("levels", ()):
-        retries = int(lv.get("floor_retries", 0)) + int(lv.get("budget_retries", 0))
-        if retries:
-            fresh = max(int(lv.get("calls", 0)) - retries, 1)
-            total += retries * (int(lv["tokens_in"]) + int(lv["tokens_out"])) / fresh
-    return total
-
-
-def trials_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
-    """One row per trial, the nested levels/facts left out; adds retries and their tokens."""
-    flat = []
-    for r in rows:
-        rec = {k: v for k, v in r.items() if k not in _NESTED}
-        rec.setdefault("cell", "")
-        rec["retries"] = int(r.get("floor_retries") or 0) + int(r.get("budget_retries") or 0)
-        rec["retry_tokens"] = retry_tokens(r)
-        flat.append(rec)
-    return pd.DataFrame(flat)
-
-
-def level_order(rows: Iterable[dict[str, Any]]) -> list[str]:
-    """The ladder's level names, L0 first, in ladder order (an aborted trial holds only the
-    levels it finished, so the names are merged from every row)."""
-    pos: dict[str, int] = {"L0": 0}
-    for r in rows:
-        levels = r.get("levels") or []
-        for i, lv in enumerate(levels):
-            pos.setdefault(lv["name"], i + 1)
-        if r.get("aborted_at"):
-            pos.setdefault(r["aborted_at"], len(levels) + 1)
-    return sorted(pos, key=lambda n: (pos[n], n))
-
-
-def _l0_grade(fact: dict[str, Any]) -> tuple[str | None, bool]:
-    """L0's grade and whether it is at floor. Rows written before `l0_grade` existed give no
-    grade; a fact below its floor at L0 is then exactly one lost with L0 to blame (a summary
-    cannot bring back what L0 did not hold)."""
-    grade = fact.get("l0_grade")
-    if grade:
-        return str(grade), grade in AT_FLOOR
-    below = bool(fact.get("lost")) and fact.get("blame_level") == "L0"
-    return None, not below
-
-
-def facts_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
-    """Long frame, one row per fact per level reached (L0 included)."""
-    out = []
-    for r in _ok(rows):
-        names = ["L0", *(lv["name"] for lv in r.get("levels", ()))]
-        for f in r.get("facts", ()):
-            base = (r.get("cell", ""), r["strategy"], r.get("trial", 0), r["trial_id"])
-            info = (f["fact_id"], f["cls"], float(f["depth"]), bool(f["superseded"]))
-            fate = (bool(f["lost"]), bool(f["loud"]), f.get("blame_level"))
-            l0, l0_at = _l0_grade(f)
-            out.append((*base, *info, *fate, 0, "L0", l0, l0_at))
-            for i, grade in enumerate(f["grades"], start=1):
-                out.append((*base, *info, *fate, i, names[i], grade, grade in AT_FLOOR))
-    cols = [*KEYS, "trial", "trial_id", "fact_id", "cls", "depth", "superseded"]
-    cols += ["lost", "loud", "blame_level", "level_index", "level", "grade", "at_floor"]
-    return pd.DataFrame(out, columns=cols)
-
-
-def depth_bin(depth: float, bins: int = DEPTH_BINS) -> str:
-    """Equal-width bins of relative depth in the history (0 = first turn, 1 = last)."""
-    i = min(max(int(depth * bins), 0), bins - 1)
-    return f"{i / bins:.1f}-{(i + 1) / bins:.1f}"
 
 
 def _errored(trials: pd.DataFrame) -> pd.Series:
@@ -188,16 +106,21 @@ def survival(facts: pd.DataFrame) -> pd.DataFrame:
     return _sorted(pd.DataFrame(out), "level_index")
 
 
-def _sorted(df: pd.DataFrame, col: str) -> pd.DataFrame:
-    """Stable sort by `col` within each cell × strategy, keeping their first-seen order."""
+def _sorted(
+    df: pd.DataFrame, col: str, order: Sequence[tuple[Any, Any]] | None = None
+) -> pd.DataFrame:
+    """Stable sort by `col` within each cell × strategy, keeping their first-seen order (or
+    `order`)."""
     if df.empty:
         return df
     pairs = list(zip(df["cell"], df["strategy"], strict=True))
-    first = {k: i for i, k in enumerate(dict.fromkeys(pairs))}
-    order = [first[k] for k in pairs]
+    first = {k: i for i, k in enumerate(dict.fromkeys([*(order or ()), *pairs]))}
     return (
-        df.assign(_o=order).sort_values(["_o", col], kind="stable").drop(columns="_o")
-    ).reset_index(drop=True)
+        df.assign(_o=[first[k] for k in pairs])
+        .sort_values(["_o", col], kind="stable")
+        .drop(columns="_o")
+        .reset_index(drop=True)
+    )
 
 
 def fact_rates(facts: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -245,6 +168,29 @@ def blame(trials: pd.DataFrame, levels: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def diagnosis(
+    rows: Iterable[dict[str, Any]], order: Sequence[tuple[Any, Any]] = ()
+) -> pd.DataFrame:
+    """Lost facts by where and how: class, blamed level, the grade and the anchor groups
+    missing there, silent or loud; the table that says what to fix."""
+    counts: dict[tuple[Any, ...], int] = {}
+    for r in ok_rows(rows):
+        names = [lv["name"] for lv in r.get("levels", ())]
+        for f in r.get("facts", ()):
+            if not f.get("lost"):
+                continue
+            level = f.get("blame_level") or "-"
+            k = names.index(level) if level in names else None
+            grade = f["grades"][k] if k is not None else f["leaf"]
+            missing = ", ".join(f["missing"][k]) if k is not None and "missing" in f else ""
+            how = "loud" if f.get("loud") else "silent"
+            key = (r.get("cell", ""), r["strategy"], f["cls"], level, grade, missing, how)
+            counts[key] = counts.get(key, 0) + 1
+    cols = [*KEYS, "cls", "blame_level", "grade", "missing", "how", "facts"]
+    df = pd.DataFrame([(*k, n) for k, n in counts.items()], columns=cols)
+    return _sorted(df.assign(_n=-df["facts"]), "_n", order).drop(columns="_n") if len(df) else df
+
+
 @dataclass(frozen=True)
 class Aggregates:
     """Every table of a run; plots and the report draw from these only."""
@@ -255,6 +201,7 @@ class Aggregates:
     by_class: pd.DataFrame
     by_depth: pd.DataFrame
     depth_level: pd.DataFrame
+    diagnosis: pd.DataFrame
     trials: pd.DataFrame
     levels: tuple[str, ...]
 
@@ -271,13 +218,16 @@ def aggregate(
     facts = facts_frame(rows)
     facts["depth_bin"] = [depth_bin(d, depth_bins) for d in facts["depth"]]
     levels = tuple(level_order(rows))
+    summary = _summary(trials.copy(), list(KEYS))
+    order = [] if summary.empty else list(zip(summary["cell"], summary["strategy"], strict=True))
     return Aggregates(
-        summary=_summary(trials.copy(), list(KEYS)),
+        summary=summary,
         survival=survival(facts),
         blame=blame(trials, levels) if not trials.empty else pd.DataFrame(),
         by_class=fact_rates(facts, "cls"),
         by_depth=fact_rates(facts, "depth_bin"),
         depth_level=depth_level(facts),
+        diagnosis=diagnosis(rows, order),
         trials=trials,
         levels=levels,
     )

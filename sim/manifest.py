@@ -64,6 +64,15 @@ def summarizer_entry(scenario: Scenario) -> dict[str, Any]:
     return entry
 
 
+def _decisive(data: dict[str, Any]) -> dict[str, Any]:
+    """Scenario data without the record/replay cache settings: a replay from the cache gives
+    the same results (sim.summarizers.cache), so it is the same run."""
+    summarizer = {
+        k: v for k, v in data.get("summarizer", {}).items() if k not in ("cache", "cache_mode")
+    }
+    return {**data, "summarizer": summarizer}
+
+
 def spec_hash(grid: Grid, traces_per_cell: int) -> str:
     spec = {
         "store": STORE_VERSION,
@@ -71,7 +80,7 @@ def spec_hash(grid: Grid, traces_per_cell: int) -> str:
         "trials": grid.base.trials,
         "seed": grid.base.seed,
         "traces_per_cell": traces_per_cell,
-        "cells": [[c.id, dump(c.scenario)] for c in grid.cells],
+        "cells": [[c.id, _decisive(dump(c.scenario))] for c in grid.cells],
     }
     blob = json.dumps(spec, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return hashlib.sha256(blob).hexdigest()

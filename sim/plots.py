@@ -241,12 +241,20 @@ def _slug(cell: str, index: int, many: bool) -> str:
     return f"-{index:02d}-" + (re.sub(r"[^A-Za-z0-9_.=]+", "_", cell)[:60] or "cell")
 
 
+def plan(agg: Aggregates) -> list[tuple[str, str, str]]:
+    """(file stem, plot name, cell) for every plot of every cell, nothing drawn yet."""
+    cells = [str(c) for c in dict.fromkeys(agg.summary["cell"])] if not agg.summary.empty else []
+    return [
+        (f"{name}{_slug(cell, index, len(cells) > 1)}", name, cell)
+        for index, cell in enumerate(cells)
+        for name in PLOTS
+    ]
+
+
 def figures(agg: Aggregates) -> Iterator[tuple[str, str, Figure]]:
-    """(file stem, cell, figure) for every plot of every cell."""
-    cells = list(dict.fromkeys(agg.summary["cell"])) if not agg.summary.empty else []
-    for index, cell in enumerate(cells):
-        for name, draw in PLOTS.items():
-            yield f"{name}{_slug(str(cell), index, len(cells) > 1)}", str(cell), draw(agg, cell)
+    """(file stem, cell, figure) for every plot of every cell, drawn one at a time."""
+    for stem, name, cell in plan(agg):
+        yield stem, cell, PLOTS[name](agg, cell)
 
 
 def write_figures(agg: Aggregates, out_dir: str | Path) -> list[Path]:
@@ -288,4 +296,13 @@ def write_plots(run: RunLike, out_dir: str | Path) -> list[Path]:
     return write_figures(aggregate(run.rows(), strategies=strategies, cells=cells), out_dir)
 
 
-__all__ = ["PLOTS", "RunLike", "figures", "pareto_front", "render", "write_figures", "write_plots"]
+__all__ = [
+    "PLOTS",
+    "RunLike",
+    "figures",
+    "pareto_front",
+    "plan",
+    "render",
+    "write_figures",
+    "write_plots",
+]

@@ -101,6 +101,11 @@ class Manifest(_Model):
     traces_per_cell: int = Field(description="Trial indices per cell whose texts are kept.")
     tokenizer: str
     cells: list[CellEntry]
+    model_usage: dict[str, int] = Field(
+        default_factory=dict,
+        description="Real-model calls and cache traffic (hits, misses, bytes), summed over every "
+        "invocation of the run; empty for the simulated summarizer. Not part of the results.",
+    )
 
     @property
     def units_total(self) -> int:

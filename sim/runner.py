@@ -17,6 +17,7 @@ from typing import Any
 from sim.grid import Cell, Grid
 from sim.manifest import build_manifest, spec_hash
 from sim.results import (
+    MANIFEST,
     SUMMARY_CSV,
     SUMMARY_JSON,
     TRIALS,
@@ -25,7 +26,8 @@ from sim.results import (
     iter_jsonl,
 )
 from sim.scenario import Scenario
-from sim.store import RunWriter, write_whole
+from sim.store import RunWriter, atomic_write, write_whole
+from sim.summarizers.registry import add_usage
 from sim.summary import summarize_stream, summary_csv, summary_document, summary_json
 from sim.sweep import Executor, batches, make_executor, trial_specs
 
@@ -52,6 +54,7 @@ class _Tally:
     errors: int = 0
     first_error: str | None = None
     started: float = field(default_factory=time.perf_counter)
+    usage: dict[str, int] = field(default_factory=dict)
 
 
 def grid_from_manifest(manifest: Manifest) -> Grid:
@@ -124,6 +127,7 @@ def execute(
             tally.units += 1
             tally.errors += result.errors
             tally.first_error = tally.first_error or result.first_error
+            tally.usage = add_usage(tally.usage, result.usage)
             bar.update(1)
     except BaseException:
         executor.cancel()
@@ -133,6 +137,17 @@ def execute(
     finally:
         bar.close()
     return tally
+
+
+def record_usage(writer: RunWriter, usage: dict[str, int]) -> None:
+    """Real-model calls and cache traffic go into the manifest (never into the results, which
+    a replay must reproduce byte for byte); summed over resumed invocations."""
+    if usage:
+        writer.manifest = writer.manifest.model_copy(
+            update={"model_usage": add_usage(writer.manifest.model_usage, usage)}
+        )
+        data = (writer.manifest.model_dump_json(indent=1) + "\n").encode()
+        atomic_write(writer.path / MANIFEST, data)
 
 
 def finish(writer: RunWriter, grid: Grid) -> dict[str, Any]:
@@ -176,6 +191,7 @@ def run_grid(
     try:
         with writer:
             tally = execute(writer, grid, jobs, progress)
+            record_usage(writer, tally.usage)
     except KeyboardInterrupt:
         print(
             f"compsim: {len(writer.done)}/{writer.manifest.units_total} trials on disk; "

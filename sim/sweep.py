@@ -18,13 +18,13 @@ import multiprocessing
 import signal
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sim.records import trace_row, trial_row
 from sim.scenario import Scenario
 from sim.store import dumps
-from sim.summarizers.registry import counter_for
+from sim.summarizers.registry import counter_for, usage, usage_delta
 from sim.trial import run_strategy, strategy_key, trial_history, trial_id
 from sim.types import TrialRecord
 
@@ -56,6 +56,7 @@ class UnitResult:
     traces: bytes
     errors: int
     first_error: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)  # real-model calls and cache traffic
 
 
 def trial_specs(
@@ -101,6 +102,7 @@ def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
     first: str | None = None
     errors = 0
     history = None
+    before = usage()
     try:
         history = trial_history(scenario, spec.trial)
     except Exception as exc:
@@ -129,6 +131,7 @@ def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
         b"".join(dumps(t) for t in traces),
         errors,
         first,
+        usage_delta(usage(), before),
     )
 
 

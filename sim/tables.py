@@ -141,7 +141,7 @@ def format_all(agg: Aggregates) -> str:
     return "\n\n".join(f"## {title}\n{body}" for title, body in sections)
 
 
-CSV_TABLES = ("summary", "survival", "blame", "by_class", "by_depth", "depth_level")
+CSV_TABLES = ("summary", "survival", "blame", "by_class", "by_depth", "depth_level", "diagnosis")
 
 
 def write_csv(agg: Aggregates, out_dir: str | Path) -> list[Path]:

@@ -15,6 +15,7 @@ from sim.errors import UserError
 from sim.grid import Grid, load_grid
 from sim.manifest import spec_hash
 from sim.runner import DEFAULT_TRACES, RunResult, run_grid
+from sim.summarizers.options import add_summarizer_args, summarizer_overrides
 from sim.summary import summary_frame
 from sim.tables import format_table
 
@@ -42,6 +43,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         metavar="K",
         help=f"keep level texts for the first K trials of each cell (default {DEFAULT_TRACES})",
     )
+    add_summarizer_args(p)
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,7 +67,7 @@ def jobs_from(args: argparse.Namespace) -> int:
 
 def grid_from(args: argparse.Namespace) -> Grid:
     """The scenario with -S overrides, then --trials / --seed (which win)."""
-    overrides = list(args.overrides)
+    overrides = list(args.overrides) + summarizer_overrides(args, args.overrides)
     if args.trials is not None:
         overrides.append(f"trials={args.trials}")
     if args.seed is not None:

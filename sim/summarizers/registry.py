@@ -155,19 +155,46 @@ def model_seed(seed: int, trial: int) -> int:
     return int(rng_for(seed, trial, "model-seed").integers(0, 2**31 - 1))
 
 
-def usage() -> dict[str, Any]:
-    """This process's model calls and cache traffic since the last `reset_usage`."""
+USAGE_KEYS = (
+    "calls",
+    "model_calls",
+    "cache_hits",
+    "cache_misses",
+    "cache_bytes_read",
+    "cache_bytes_written",
+    "cut_at_max_tokens",
+    "backend_prompt_tokens",
+    "backend_completion_tokens",
+)
+
+
+def usage() -> dict[str, int]:
+    """This process's real-model calls and cache traffic since the last `reset_usage`:
+    `calls` asked of a summarizer, `model_calls` that reached a backend, the rest replayed."""
     cache = CacheStats()
     for c in _CACHES.values():
         cache.add(c.stats)
     return {
         "calls": CALLS.calls,
         "model_calls": CALLS.model_calls,
+        "cache_hits": cache.hits,
+        "cache_misses": cache.misses,
+        "cache_bytes_read": cache.bytes_read,
+        "cache_bytes_written": cache.bytes_written,
         "cut_at_max_tokens": CALLS.cut,
         "backend_prompt_tokens": CALLS.prompt_tokens,
         "backend_completion_tokens": CALLS.completion_tokens,
-        "cache": cache.as_dict(),
     }
+
+
+def usage_delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
+    """What happened between two `usage()` snapshots; empty when nothing did."""
+    delta = {k: after.get(k, 0) - before.get(k, 0) for k in USAGE_KEYS}
+    return delta if any(delta.values()) else {}
+
+
+def add_usage(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+    return {k: total.get(k, 0) + more.get(k, 0) for k in USAGE_KEYS} if more else dict(total)
 
 
 def reset_usage() -> None:

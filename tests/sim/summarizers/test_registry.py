@@ -95,14 +95,14 @@ def test_scripted_run_replays_byte_identical_with_zero_calls(tmp_path: Path) -> 
     first = rows(scenario({"name": "scripted", "cache": cache}))
     recorded = registry.usage()
     assert recorded["model_calls"] > 0
-    assert recorded["cache"]["misses"] >= recorded["model_calls"]
+    assert recorded["cache_misses"] >= recorded["model_calls"]
     registry.reset_usage()
     again = rows(scenario({"name": "scripted", "cache": cache, "cache_mode": "read-only"}))
     replayed = registry.usage()
     assert again == first
     assert replayed["model_calls"] == 0
-    assert replayed["cache"]["hits"] == recorded["calls"]
-    assert replayed["cache"]["misses"] == 0
+    assert replayed["cache_hits"] == recorded["calls"]
+    assert replayed["cache_misses"] == 0
 
 
 def test_prompt_files_reach_the_backend(tmp_path: Path) -> None:
