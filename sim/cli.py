@@ -21,6 +21,8 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3
 COMMAND_MODULES = (
     "sim.commands.demo",
     "sim.commands.run",
+    "sim.commands.report",
+    "sim.commands.list",
     "sim.commands.lint_prompt",
 )
 

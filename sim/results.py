@@ -185,10 +185,10 @@ class Run:
     def __init__(self, path: Path, manifest: Manifest) -> None:
         self.path = path
         self.meta = manifest
-
-    @cached_property
-    def manifest(self) -> dict[str, Any]:
-        return self.meta.model_dump(mode="json")
+        self.manifest: dict[str, Any] = manifest.model_dump(mode="json")
+        self.traces: list[dict[str, Any]] = sorted(
+            iter_jsonl(path / TRACES), key=lambda t: str(t["trial_id"])
+        )
 
     @property
     def cells(self) -> list[str]:
@@ -237,10 +237,6 @@ class Run:
         return df.sort_values(["trial_id", "fact_id", "level_index"], kind="stable").reset_index(
             drop=True
         )
-
-    @cached_property
-    def traces(self) -> list[dict[str, Any]]:
-        return sorted(iter_jsonl(self.path / TRACES), key=lambda t: str(t["trial_id"]))
 
     @cached_property
     def summary(self) -> dict[str, Any] | None:

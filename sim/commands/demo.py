@@ -1,29 +1,53 @@
-"""`compsim demo SCENARIO`: run a scenario for every strategy it lists and print the table."""
+"""`compsim demo`: the note's scenario as a small sweep on every core, written like any run
+(into results/runs/demo, replacing an earlier demo) with its plots and HTML report; prints
+the table and where report.html is. `make demo` runs it."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from sim.aggregate import format_table, summarize
-from sim.records import trial_row
-from sim.scenario import load_scenario
-from sim.trial import run_scenario_trial
+from sim.commands.report import write_outputs
+from sim.commands.run import add_run_options, grid_from, jobs_from, print_result
+from sim.errors import UserError
+from sim.results import load_run
+from sim.runner import run_grid
+
+DEFAULT_SCENARIO = Path("scenarios/credential_rotation.toml")
+DEMO_TRIALS = 120
+DEMO_OUT = Path("results/runs/demo")
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subs.add_parser("demo", help="run a scenario and print the per-strategy table")
-    p.add_argument("scenario", help="scenario TOML file")
-    p.add_argument("--trials", type=int, default=None, help="override the scenario's trials")
+    p = subs.add_parser("demo", help="run the note's scenario, write the report, print the table")
+    p.add_argument(
+        "scenario",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_SCENARIO,
+        help=f"scenario TOML file (default {DEFAULT_SCENARIO})",
+    )
+    add_run_options(p)
+    p.add_argument("--out", type=Path, default=DEMO_OUT, help=f"run directory ({DEMO_OUT})")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    scenario = load_scenario(args.scenario)
-    trials = args.trials or scenario.trials
-    rows = [trial_row(rec, i) for i in range(trials) for rec in run_scenario_trial(scenario, i)]
-    print(
-        f"{scenario.name}: {trials} trials x {len(scenario.strategies)} strategies, "
-        f"seed {scenario.seed}"
+    if not args.scenario.exists():
+        raise UserError(f"{args.scenario}: no such scenario (run from the repository root)")
+    if args.trials is None:
+        args.trials = DEMO_TRIALS
+    jobs = jobs_from(args)
+    result = run_grid(
+        grid_from(args),
+        args.out,
+        jobs=jobs,
+        force=True,
+        progress=not args.no_progress,
+        traces=args.traces,
     )
-    print(format_table(summarize(rows)))
-    return 0
+    print_result(result)
+    files = write_outputs(load_run(result.path))
+    print(f"\nplots:  {args.out / 'plots'}/ ({len(files.plots)} files)")
+    print(f"report: {files.report}")
+    return 1 if result.errors else 0

@@ -1,0 +1,54 @@
+"""`compsim report RUN_DIR`: the run's tables in the terminal, plots/ and report.html.
+
+Works on an unfinished run too (what is on disk so far), so a long sweep can be looked at
+while it runs or after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.results import PLOTS, REPORT, Run, load_run
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFiles:
+    report: Path
+    plots: tuple[Path, ...]
+
+
+def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subs.add_parser("report", help="print a run's tables, write report.html and plots/")
+    p.add_argument("run_dir", type=Path, help="run directory (results/runs/<run_id>)")
+    p.add_argument("--no-tables", action="store_true", help="write files, print only paths")
+    p.set_defaults(func=run)
+
+
+def tables(run: Run) -> str:
+    """Every aggregate table of the run, titled."""
+    from sim.aggregate import aggregate
+    from sim.tables import format_all
+
+    return format_all(aggregate(run.rows(), strategies=run.strategies, cells=run.cells))
+
+
+def write_outputs(run: Run) -> ReportFiles:
+    """plots/ (PNG + SVG) and the self-contained report.html inside the run directory."""
+    from sim.plots import write_plots
+    from sim.report import write_report
+
+    plots = write_plots(run, run.path / PLOTS)
+    report = write_report(run, run.path / REPORT)
+    return ReportFiles(report, tuple(plots))
+
+
+def run(args: argparse.Namespace) -> int:
+    loaded = load_run(args.run_dir)
+    if not args.no_tables:
+        print(tables(loaded))
+    files = write_outputs(loaded)
+    print(f"\nplots:  {files.report.parent / PLOTS}/ ({len(files.plots)} files)")
+    print(f"report: {files.report}")
+    return 0
