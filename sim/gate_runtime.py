@@ -1,58 +1,37 @@
-"""The floor gate as a library: wrap a runtime's own summarizer so that no declared fact is
-abstracted past actionability without a loud, attributable failure.
+"""The floor gate as a library: a runtime wraps its own summarizer so that no declared fact is
+abstracted past actionability without a loud, attributable failure (README: "Using the floor
+gate in your runtime").
 
-    gate = FloorGate(facts=registry.facts, max_retries=2, on_exhausted="raise")
+    gate = FloorGate(facts=registry.facts, max_retries=2, on_exhausted="raise")   # or "pin"
     summary = gate.compact(level="L2", text=l1_text, budget_tokens=512, summarize=my_fn)
-    context = summary.text
 
-`summarize` is the runtime's callable, in one of two shapes:
+`summarize` is `fn(text, budget_tokens)`, which cannot be told what to keep (on a retry the gate
+carries the lost facts itself, verbatim in a pin block at the top of the level, and gives `fn`
+the budget left after it), or `fn(text, budget_tokens, pinned)`, which is given the facts to
+keep and the full budget. It returns `str`, `(text, consumed_input_tokens)` or an object with
+`.text` and `.consumed_input_tokens` (and optionally `.cut`). Reported consumption must equal
+the input's tokens (else `BudgetClosureViolation`); output over budget is re-asked tighter,
+never cut. Every declared fact at its floor in the input is graded from the output's text
+(sim.grade); a reply that inverts a pinned fact counts as lost. When retries run out, "raise"
+raises `RecallFloorViolation` with the level, fact, grade and texts before and after; "pin"
+inlines the facts still lost and reports it (`GateResult.inlined`, `.exhausted`).
 
-- `fn(text, budget_tokens)`: it cannot be told what to keep, so on a retry the gate carries the
-  violated facts itself, verbatim in a pin block at the top of the level's text, and asks `fn`
-  for the rest with the budget left after the block (pins are charged to the budget).
-- `fn(text, budget_tokens, pinned)` (a parameter named `pinned`, or `**kwargs`): on a retry it
-  gets the full budget and the facts it must keep (`tuple[Fact, ...]`); its output, pins
-  included, must fit the budget.
-
-It returns the summary as `str`, as `(text, consumed_input_tokens)`, or as an object with
-`.text` and `.consumed_input_tokens` (such as `sim.summarizers.SummaryResult`; an optional
-`.cut = True` says the backend stopped at its output cap). When it reports what it consumed,
-the count (in the gate's tokenizer) must equal the input's: anything else is a budget-open call
-and raises `BudgetClosureViolation`. Output over budget is never truncated: the gate re-asks
-with a tighter budget, then raises `CompactionFailure`.
-
-After every call the gate grades each declared fact that was at its floor in the input, from
-the text alone (sim.grade). Below-floor facts are pinned and the call retried (`max_retries`);
-a summary that contradicts one of the gate's pins (the rule inverted beside it) counts as a
-violation too. When retries run out, `on_exhausted="raise"` raises `RecallFloorViolation` (the
-level, fact, grade and the texts before and after), and `"pin"` returns the summary with the
-facts still lost inlined in the pin block (`GateResult.inlined`, `GateResult.exhausted`).
-
-Importing this module loads no numpy, pandas, pydantic or matplotlib (benchmarks/import_time.py
-measures it); the tokenizer loads on the first call.
+This import path loads no numpy, pandas, pydantic or matplotlib (benchmarks/import_time.py);
+the tokenizer loads on the first call.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from sim.errors import (
-    BudgetClosureViolation,
-    BudgetInfeasible,
-    CompactionFailure,
-    RecallFloorViolation,
-    UserError,
-)
+from sim.errors import RecallFloorViolation, UserError
+from sim.gate_call import Answer, Summarize, accepts_pinned, call_fitting, pin_block
 from sim.grade import grade_text
 from sim.tokens import Tokenizer, get_counter
 from sim.types import Fact, FactGrade, Grade, Violation
 
-Summarize = Callable[..., Any]
-MAX_BUDGET_RETRIES = 2
-"""Tighter re-asks after an over-budget output, before failing loudly (as in the harness)."""
 CONTRADICTS_PIN = "polarity inverted beside its pin"
 
 
@@ -64,11 +43,6 @@ def describe(grade: FactGrade) -> str:
     if label == "inverted":
         return "polarity inverted"
     return "dropped"
-
-
-def pin_block(facts: Sequence[Fact]) -> str:
-    """The pinned facts as the level's first lines, verbatim and unlabelled."""
-    return "".join(f.text.strip() + "\n" for f in facts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +58,12 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class GateResult:
-    """A level that passed the gate: its text and both counters, with every retry accounted."""
+    """A level that passed the gate: its text and both counters, with every retry accounted.
+
+    `pinned`: facts pinned on retries; `inlined`: facts the text carries in the gate's pin block
+    (`pin_tokens` of it); `exhausted`: retries ran out and on_exhausted="pin" inlined the rest;
+    `unguarded`: facts already below their floor in the input (not this level's loss);
+    `grades`: every declared fact graded on the returned text."""
 
     level: str
     text: str
@@ -112,41 +91,6 @@ class GateResult:
         """The callable reported its consumption (a mismatch would have raised); False means
         budget closure could not be checked for this level."""
         return self.consumed_input_tokens is not None
-
-
-@dataclass(frozen=True, slots=True)
-class _Out:
-    text: str  # the level's text: pin block + reply
-    reply: str
-    consumed: int | None
-    calls: int
-    budget_retries: int
-    pin_tokens: int
-
-
-def _accepts_pinned(fn: Summarize) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == "pinned" or p.kind is p.VAR_KEYWORD for p in params)
-
-
-def _reply(level: str, value: object) -> tuple[str, int | None, bool]:
-    """(text, consumed or None, cut) from whichever shape the callable returned."""
-    if isinstance(value, str):
-        return value, None, False
-    if isinstance(value, tuple) and len(value) == 2:
-        text, consumed = value
-    else:
-        text = getattr(value, "text", None)
-        consumed = getattr(value, "consumed_input_tokens", None)
-    if isinstance(text, str) and isinstance(consumed, int) and not isinstance(consumed, bool):
-        return text, consumed, bool(getattr(value, "cut", False))
-    raise TypeError(
-        f"{level}: summarize returned {type(value).__name__}; expected str, "
-        "(text, consumed_input_tokens) or an object with .text and .consumed_input_tokens"
-    )
 
 
 class FloorGate:
@@ -187,7 +131,7 @@ class FloorGate:
     ) -> GateResult:
         if budget_tokens <= 0:
             raise UserError(f"{level}: budget_tokens={budget_tokens} must be > 0")
-        aware = _accepts_pinned(summarize)
+        aware = accepts_pinned(summarize)
         input_grades = grade_text(text, self.facts, self.counter)
         guarded = [
             f
@@ -201,7 +145,15 @@ class FloorGate:
         calls = budget_retries = 0
         for index in range(self.max_retries + 1):
             inline = () if aware else tuple(pins)
-            out = self._call(level, text, budget_tokens, summarize, aware, tuple(pins), inline)
+            out = call_fitting(
+                summarize,
+                level=level,
+                text=text,
+                budget=budget_tokens,
+                counter=self.counter,
+                pins=tuple(pins),
+                inline=inline,
+            )
             calls, budget_retries = calls + out.calls, budget_retries + out.budget_retries
             lost = self._lost(out, guarded, inline)
             tokens_out = self.counter.count(out.text)
@@ -217,7 +169,7 @@ class FloorGate:
         exhausted = bool(lost)
         if lost and self.on_exhausted == "pin":
             inlined = tuple(f for f in guarded if f in inlined or f.fact_id in _ids(lost))
-            out = self._inline(level, text, budget_tokens, summarize, aware, pins, inlined, out)
+            out = self._inline(level, text, budget_tokens, summarize, pins, inlined, out)
             calls += out.calls
             budget_retries += out.budget_retries
             lost = self._lost(out, guarded, inlined)
@@ -262,7 +214,7 @@ class FloorGate:
         )
 
     def _lost(
-        self, out: _Out, guarded: Sequence[Fact], inline: Sequence[Fact]
+        self, out: Answer, guarded: Sequence[Fact], inline: Sequence[Fact]
     ) -> tuple[FactGrade, ...]:
         """Guarded facts below the floor, and pinned facts the reply itself contradicts."""
         lost = [g for g in grade_text(out.text, guarded, self.counter) if not g.grade.at_floor]
@@ -278,11 +230,10 @@ class FloorGate:
         text: str,
         budget: int,
         fn: Summarize,
-        aware: bool,
         pins: Sequence[Fact],
         inline: tuple[Fact, ...],
-        last: _Out,
-    ) -> _Out:
+        last: Answer,
+    ) -> Answer:
         """Retries are spent: carry the facts still lost in the pin block. The last reply is
         kept when it fits beside the block and does not contradict it; else one more call."""
         block = pin_block(inline)
@@ -291,48 +242,17 @@ class FloorGate:
             g.grade is Grade.INVERTED for g in grade_text(last.reply, inline, self.counter)
         )
         if not contradicts and self.counter.count(block + last.reply) <= budget:
-            return _Out(block + last.reply, last.reply, last.consumed, 0, 0, cost)
+            return Answer(block + last.reply, last.reply, last.consumed, 0, 0, cost)
         asked = tuple(f for f in pins if f not in inline)  # the block already carries the rest
-        return self._call(level, text, budget, fn, aware, asked, inline)
-
-    def _call(
-        self,
-        level: str,
-        text: str,
-        budget: int,
-        fn: Summarize,
-        aware: bool,
-        pins: tuple[Fact, ...],
-        inline: Sequence[Fact],
-    ) -> _Out:
-        """One answer that fits: the pin block plus the callable's reply for the budget left.
-        Over budget is re-asked tighter, never cut; pins that leave no room fail loudly."""
-        block = pin_block(inline)
-        cost = self.counter.count(block)
-        room = budget - cost
-        if room < 1:
-            raise BudgetInfeasible(
-                level, f"pinned facts need {cost} tokens of budget {budget}; refusing to truncate"
-            )
-        declared = self.counter.count(text)
-        ask, retries = room, 0
-        while True:
-            value = fn(text, ask, pinned=pins) if aware else fn(text, ask)
-            reply, consumed, cut = _reply(level, value)
-            if consumed is not None and consumed != declared:
-                raise BudgetClosureViolation(level, consumed, declared)
-            out = self.counter.count(block + reply)
-            if out <= budget and not cut:
-                return _Out(block + reply, reply, consumed, retries + 1, retries, cost)
-            if retries >= MAX_BUDGET_RETRIES:
-                why = "cut at the backend's output cap" if cut else f"> budget {budget}"
-                raise CompactionFailure(
-                    level,
-                    f"output {out} tokens ({why}) after {retries} tighter re-asks; "
-                    "refusing to truncate",
-                )
-            retries += 1
-            ask = max(1, int(ask * min(1.0, room / max(out - cost, 1)) * 0.9))
+        return call_fitting(
+            fn,
+            level=level,
+            text=text,
+            budget=budget,
+            counter=self.counter,
+            pins=asked,
+            inline=inline,
+        )
 
 
 def _ids(items: Iterable[Fact | FactGrade]) -> tuple[str, ...]:

@@ -9,13 +9,23 @@ import tomllib
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from sim.constraints import CLASSES, PlantedText, prohibition_for
 from sim.errors import ScenarioError
 from sim.generate import HistorySpec, Placement
+from sim.prompts import check_prompt_refs
+from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.simulated import SimParams
 from sim.text import normalize
 from sim.types import AnchorGroup, Fact, Ladder, LevelSpec, Polarity, RecallFloor
@@ -127,20 +137,6 @@ class StrategyConfig(_Model):
     name: str
 
 
-class SummarizerConfig(_Model):
-    name: Literal["simulated"] = "simulated"
-    params: dict[str, float | int] = Field(default_factory=dict)
-
-    @field_validator("params")
-    @classmethod
-    def _known(cls, v: dict[str, float | int]) -> dict[str, float | int]:
-        valid = set(SimParams.__dataclass_fields__)
-        for key in v:
-            if key not in valid:
-                raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
-        return v
-
-
 class Scenario(_Model):
     """A whole scenario file. `strategies` entries are names or {name = ..., <args>}."""
 
@@ -157,6 +153,7 @@ class Scenario(_Model):
         default_factory=dict, description="Named ladders that `ladder` (or a sweep) selects."
     )
     summarizer: SummarizerConfig = SummarizerConfig()
+    _base_dir: Path | None = PrivateAttr(None)  # where `file:` prompt references are found
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict,
         description="Axis (dotted path into the scenario) -> values; cells are the product.",
@@ -314,11 +311,14 @@ def parse_scenario(data: dict[str, Any], path: Path) -> Scenario:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
-            return Scenario.model_validate(data)
+            scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise ScenarioError(_format_error(path, dict(errors[0])) + more) from None
+    scenario._base_dir = path.parent
+    check_prompt_refs(data, path)
+    return scenario
 
 
 def load_scenario(path: str | Path) -> Scenario:
