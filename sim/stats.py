@@ -8,6 +8,7 @@ hybrid score interval. Each is checked against published values in tests/sim/tes
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -109,3 +110,55 @@ def mcnemar_exact(worse: int, better: int) -> float:
     if m == 0:
         return 1.0
     return min(1.0, 2 * binom_half_cdf(min(worse, better), m))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, p), summed in log space."""
+    if k < 0 or p >= 1.0:
+        return 0.0 if k < n else 1.0
+    if k >= n or p <= 0.0:
+        return 1.0
+    lp, lq, top = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    logs = [
+        top - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+        for i in range(k + 1)
+    ]
+    peak = max(logs)
+    return min(1.0, math.exp(peak) * sum(math.exp(t - peak) for t in logs))
+
+
+def _solve(f: Callable[[float], float], target: float, rising: bool) -> float:
+    """The p in (0, 1) where the monotone f(p) crosses `target`, by bisection."""
+    lo, hi = 0.0, 1.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if (f(mid) < target) == rising:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval for a binomial proportion: the inversion of two
+    one-sided exact tests at alpha / 2 each."""
+    if n <= 0:
+        return (0.0, 1.0)
+    lo = 0.0 if k <= 0 else _solve(lambda p: 1 - binom_cdf(k - 1, n, p), alpha / 2, True)
+    hi = 1.0 if k >= n else _solve(lambda p: binom_cdf(k, n, p), alpha / 2, False)
+    return (lo, hi)
+
+
+def mcnemar_interval(worse: int, better: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Interval for the paired difference that the exact McNemar test inverts: Clopper-Pearson
+    on worse / (worse + better), scaled by the discordant share (worse + better) / n.
+
+    Conditional on the discordant pairs, so it excludes 0 exactly when the two-sided exact
+    McNemar p-value is below alpha; with no discordant pair it is [0, 0].
+    """
+    m = worse + better
+    if m == 0 or n <= 0:
+        return (0.0, 0.0)
+    lo, hi = clopper_pearson(worse, m, alpha)
+    share = m / n
+    return ((2 * lo - 1) * share, (2 * hi - 1) * share)

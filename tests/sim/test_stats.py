@@ -9,8 +9,11 @@ import pytest
 
 from sim.stats import (
     Z95,
+    binom_cdf,
     binom_half_cdf,
+    clopper_pearson,
     mcnemar_exact,
+    mcnemar_interval,
     newcombe,
     newcombe_paired,
     wilson,
@@ -112,3 +115,40 @@ def test_z_for_alpha() -> None:
     with pytest.raises(ValueError, match=r"alpha=1\.5"):
         z_for(1.5)
     assert math.isfinite(z_for(0.001))
+
+
+def test_binom_cdf_matches_scipy() -> None:
+    # scipy.stats.binom.cdf
+    assert binom_cdf(3, 10, 0.3) == pytest.approx(0.6496107184000001, rel=1e-12)
+    assert binom_cdf(0, 5, 0.9) == pytest.approx(1e-05, rel=1e-9)
+    assert binom_cdf(120, 400, 0.35) == pytest.approx(0.019564497229028734, rel=1e-9)
+    assert binom_cdf(10, 10, 0.5) == 1.0
+    assert binom_cdf(-1, 10, 0.5) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "lo", "hi"),
+    [
+        # statsmodels proportion_confint(method="beta")
+        (0, 10, 0.0, 0.30849710781876083),
+        (4, 4, 0.3976353643835253, 1.0),
+        (3, 10, 0.06673951117773447, 0.6524528500599973),
+        (12, 14, 0.5718708390903011, 0.9822054845168084),
+        (130, 400, 0.279293949297174, 0.3733191421695883),
+    ],
+)
+def test_clopper_pearson(k: int, n: int, lo: float, hi: float) -> None:
+    assert clopper_pearson(k, n) == pytest.approx((lo, hi), abs=1e-10)
+
+
+@pytest.mark.parametrize(("worse", "better"), [(4, 0), (5, 0), (6, 0), (12, 2), (9, 3), (40, 22)])
+def test_mcnemar_interval_excludes_zero_exactly_when_the_test_rejects(
+    worse: int, better: int
+) -> None:
+    lo, hi = mcnemar_interval(worse, better, 100)
+    assert (lo > 0) == (mcnemar_exact(worse, better) < 0.05)
+    assert lo < (worse - better) / 100 <= hi
+
+
+def test_mcnemar_interval_without_discordant_pairs() -> None:
+    assert mcnemar_interval(0, 0, 50) == (0.0, 0.0)
