@@ -24,6 +24,9 @@ COMMAND_MODULES = (
     "sim.commands.report",
     "sim.commands.list",
     "sim.commands.lint_prompt",
+    "sim.commands.bench",
+    "sim.commands.check",
+    "sim.commands.baseline",
 )
 
 

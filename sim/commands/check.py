@@ -1,0 +1,59 @@
+"""`compsim check RUN --baseline FILE --fail EXPR ...`: the regression gate for CI.
+
+Exit codes: 0 every check passed; 1 at least one regressed; 3 none regressed but at least one
+is undecided (too few trials, or something the baseline gates is missing); 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sim.errors import UserError
+from sim.gate import run_gate
+from sim.gate_expr import DEFAULT_GATE, METRICS, parse_expr
+from sim.gate_report import references, render_json, render_markdown, render_text
+from sim.suite_run import load_outcomes
+
+DEFAULT_BASELINE = Path("results/baselines/default.json")
+RENDERERS = {"table": render_text, "markdown": render_markdown, "json": render_json}
+
+
+def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subs.add_parser(
+        "check",
+        help="gate a suite run against a baseline (exit 0 pass, 1 regressed, 3 inconclusive)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("run", help="suite run directory (compsim bench), run directory or baseline")
+    p.add_argument("--baseline", default=str(DEFAULT_BASELINE), help=f"default: {DEFAULT_BASELINE}")
+    p.add_argument(
+        "--fail",
+        action="append",
+        metavar="EXPR",
+        help="metric[class,strategy=S,case=C]:+abs or :+pct%%, repeatable; metrics: "
+        + ", ".join(METRICS)
+        + f"; default: {' '.join(DEFAULT_GATE)}",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    p.add_argument("--format", choices=tuple(RENDERERS), default="table")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.0 < args.alpha < 0.5:
+        raise UserError(f"--alpha={args.alpha}: must be between 0 and 0.5")
+    exprs = [parse_expr(e) for e in (args.fail or DEFAULT_GATE)]
+    base = load_outcomes(args.baseline)
+    cand = load_outcomes(args.run)
+    report = run_gate(base, cand, exprs, args.alpha)
+    for w in report.warnings:
+        print(f"compsim: warning: {w}", file=sys.stderr)
+    title = (
+        f"candidate {args.run} ({cand.name} v{cand.version}) vs baseline {args.baseline} "
+        f"({base.name} v{base.version}), alpha {args.alpha:g}"
+    )
+    print(RENDERERS[args.format](report, references(base, cand), title))
+    return report.exit_code
