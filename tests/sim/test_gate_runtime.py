@@ -16,7 +16,8 @@ from sim.errors import (
     UserError,
 )
 from sim.floor_registry import declare_fact
-from sim.gate_runtime import CONTRADICTS_PIN, FloorGate, pin_block
+from sim.gate_call import pin_block
+from sim.gate_runtime import CONTRADICTS_PIN, FloorGate
 from sim.summarizers.base import SummaryResult
 from sim.types import Fact, Grade
 from tests.helpers import counter, lines

@@ -3,6 +3,7 @@ on message lists that never split a tool-call pair (property-based)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from sim.floor_registry import declare_fact
 from sim.tokens import whitespace_counter
 from sim.validity import (
     Api,
+    Message,
     blocks,
     check_levels,
     check_messages,
@@ -213,7 +215,7 @@ def _pairs(messages: list[Msg]) -> list[tuple[int, int]]:
     return found
 
 
-def _check_keep(messages: list[Msg], kept: list[Msg], api: Api, budget: int) -> None:
+def _check_keep(messages: list[Msg], kept: Sequence[Message], api: Api, budget: int) -> None:
     index = {id(m): i for i, m in enumerate(messages)}
     positions = [index[id(m)] for m in kept]
     assert positions == sorted(positions)  # a sub-list in the original order
