@@ -9,7 +9,8 @@ one (OpenAI JSONL with one `{"messages": [...]}` conversation per line; Claude C
 `History` so the same ladders, strategies and grader run over it. `Transcript.messages` keeps
 the API-format dicts for the structural checks (sim.validity).
 
-Every malformed input is one `TranscriptError` line naming the file and the line number.
+Plain text has no tool-call structure: its messages carry roles and content only. Every
+malformed input is one `TranscriptError` line naming the file and the line number.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sim.errors import BudgetInfeasible
+from sim.errors import BudgetInfeasible, UserError
 from sim.grade import grade_text
 from sim.tokens import Tokenizer, get_counter
 from sim.types import Fact
@@ -153,7 +153,7 @@ def check_messages(
     """Every structural break in one list. Invariants are declared facts (graded at their
     floor over the whole list) or exact strings a kept message must contain (a system rule)."""
     if api not in ROLES:
-        raise ValueError(f"api={api!r} must be one of {sorted(ROLES)}")
+        raise UserError(f"check_messages: api={api!r} must be one of {sorted(ROLES)}")
     out: list[StructureViolation] = []
     shapes: list[_Shape] = []
     for i, msg in enumerate(messages):

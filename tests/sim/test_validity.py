@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.errors import BudgetInfeasible
+from sim.errors import BudgetInfeasible, UserError
 from sim.floor_registry import declare_fact
 from sim.tokens import whitespace_counter
 from sim.validity import (
@@ -248,3 +248,8 @@ def test_anthropic_head_and_tail_never_split_a_tool_use_pair(
         _check_keep(
             messages, keep(messages, budget, api="anthropic", counter=WS), "anthropic", budget
         )
+
+
+def test_an_unknown_api_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="api='gemini'"):
+        check_messages([], api="gemini")  # type: ignore[arg-type]
