@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sim.aggregate import Aggregates
     from sim.engine import rng_for, run_trial
     from sim.errors import (
         BudgetClosureViolation,
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from sim.gate_runtime import FloorGate, GateResult
     from sim.generate import HistorySpec, Placement, generate_history
     from sim.grade import grade_text
+    from sim.plots import write_plots
+    from sim.report import render_report, write_report
     from sim.results import Run, load_run
     from sim.scenario import Scenario, load_scenario
     from sim.summarizers import (
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
         SummaryRequest,
         SummaryResult,
     )
+    from sim.tables import format_all, write_csv
     from sim.tokens import Tokenizer, get_counter
     from sim.transcript_history import transcript_history
     from sim.transcripts import Transcript, TranscriptError, load_transcript
@@ -70,6 +74,7 @@ __version__ = "0.1.0"
 # Lazy re-exports (PEP 562): `import sim` stays cheap, so a runtime that only needs the floor
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
+    "Aggregates": "sim.aggregate",
     "AnchorGroup": "sim.types",
     "BudgetClosureViolation": "sim.errors",
     "FloorGate": "sim.gate_runtime",
@@ -115,14 +120,19 @@ _EXPORTS: dict[str, str] = {
     "TrialRecord": "sim.types",
     "UserError": "sim.errors",
     "Violation": "sim.types",
+    "format_all": "sim.tables",
     "generate_history": "sim.generate",
     "get_counter": "sim.tokens",
     "grade_text": "sim.grade",
     "load_run": "sim.results",
     "load_scenario": "sim.scenario",
+    "render_report": "sim.report",
     "rng_for": "sim.engine",
     "run_scenario_trial": "sim.trial",
     "run_trial": "sim.engine",
+    "write_csv": "sim.tables",
+    "write_plots": "sim.plots",
+    "write_report": "sim.report",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

@@ -228,7 +228,7 @@ def render_report(
     the time to build)."""
     cells, strategies = manifest_order(manifest)
     agg = aggregate(rows, strategies=strategies, cells=cells)
-    payload = trace_payload(traces)
+    payload = trace_payload(traces, strategies, cells)
     style = PAGE_STYLE + STYLE
     csp = (
         f"default-src 'none'; img-src data:; style-src {_csp_hash(style)}; "

@@ -10,7 +10,7 @@ stored once in a string table, because every strategy of a trial shares the same
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 AT_FLOOR = ("actionable", "verbatim")
@@ -28,9 +28,25 @@ def _grades(level: dict[str, Any]) -> dict[str, list[Any]]:
     return out
 
 
-def trace_payload(traces: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Trace rows (sim.records.trace_row + `cell`) in the viewer's compact shape, with the
-    trace and fact to open first: the first fact that ends below its floor, if any."""
+def trace_payload(
+    traces: Iterable[dict[str, Any]], strategies: Sequence[str] = (), cells: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Trace rows (sim.records.trace_row + `cell`) in the viewer's compact shape, in cell,
+    trial and strategy order (the manifest's, when given), with the trace and fact to open
+    first: the first fact that ends below its floor, if any."""
+    s_rank = {s: i for i, s in enumerate(strategies)}
+    c_rank = {c: i for i, c in enumerate(cells)}
+
+    def order(t: dict[str, Any]) -> tuple[int, str, int, int, str]:
+        cell, strategy = str(t.get("cell") or ""), str(t.get("strategy", ""))
+        return (
+            c_rank.get(cell, len(c_rank)),
+            cell,
+            int(t.get("trial") or 0),
+            s_rank.get(strategy, len(s_rank)),
+            strategy,
+        )
+
     texts: list[str] = []
     index: dict[str, int] = {}
 
@@ -42,7 +58,7 @@ def trace_payload(traces: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
     out: list[dict[str, Any]] = []
     first: tuple[int, str] | None = None
-    for t in traces:
+    for t in sorted(traces, key=order):
         levels = [
             {
                 "name": str(lv.get("name", "")),
