@@ -78,20 +78,20 @@ class Pinned:
         rest = "".join(ln for ln in _lines(text) if ln.strip() not in pinned_lines)
         calls = retries = 0
         summary, consumed = "", ctx.counter.count(text) - ctx.counter.count(rest)
-        if rest and budget - pin_cost > 0:
+        if pin_cost > budget:  # pins are charged to the budget, never outside it
+            from sim.errors import BudgetInfeasible
+
+            raise BudgetInfeasible(
+                ctx.level, f"pin block needs {pin_cost} tokens > budget {budget}"
+            )
+        if rest and budget > pin_cost:
             read = read_closed(
                 rest, budget - pin_cost, ctx, ctx.instruction(self.instruction, "compress")
             )
             summary, calls, retries = read.text, read.calls, read.budget_retries
             consumed += read.consumed
-        elif rest or pin_cost > budget:  # pins are charged to the budget, never outside it
-            from sim.errors import BudgetInfeasible
-
-            raise BudgetInfeasible(
-                ctx.level,
-                f"pin block needs {pin_cost} tokens, budget "
-                f"{budget} leaves nothing for the summary",
-            )
+        elif rest:  # the pins fill the budget exactly: the rest was read, none of it fits
+            consumed += ctx.counter.count(rest)
         return PieceResult(
             block + summary,
             ctx.counter.count(text),

@@ -1,6 +1,31 @@
-"""Summarizer backends behind one protocol: the simulated model (default) and real ones."""
+"""Summarizer backends behind one protocol: the simulated model (default) and real ones.
 
-from sim.summarizers.base import Summarizer, SummaryRequest, SummaryResult
-from sim.summarizers.simulated import SimParams, SimulatedSummarizer
+Re-exports are lazy (PEP 562): strategies import `sim.summarizers.base` for the protocol alone,
+which must not load the simulated summarizer and the generator's world with it.
+"""
 
-__all__ = ["SimParams", "SimulatedSummarizer", "Summarizer", "SummaryRequest", "SummaryResult"]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.summarizers.base import Summarizer, SummaryRequest, SummaryResult
+    from sim.summarizers.simulated import SimParams, SimulatedSummarizer
+
+_EXPORTS = {
+    "SimParams": "sim.summarizers.simulated",
+    "SimulatedSummarizer": "sim.summarizers.simulated",
+    "Summarizer": "sim.summarizers.base",
+    "SummaryRequest": "sim.summarizers.base",
+    "SummaryResult": "sim.summarizers.base",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sim.summarizers' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -34,7 +34,7 @@ INVERTED = -1
 @dataclass(frozen=True, slots=True)
 class SimParams:
     """Every knob of the simulated summarizer. The defaults are calibrated so that the note's
-    scenario reproduces the note's trace (tests/sim/test_note_trace.py)."""
+    scenario reproduces the note's trace (tests/test_note_trace.py)."""
 
     abstraction_max: float = 0.3
     """Ceiling of the chance that compression abstracts a fact it did not need to touch."""

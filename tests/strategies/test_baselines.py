@@ -109,11 +109,17 @@ def test_pinned_only_pins_declared_facts_present_at_their_floor() -> None:
     assert NOTE.text not in r.text  # a pin restores nothing that was already lost
 
 
-def test_pinned_refuses_when_the_pins_leave_no_room() -> None:
+def test_pinned_keeps_only_the_pins_when_they_fill_the_budget_exactly() -> None:
+    """Pins that fit exactly are kept; the rest was read and none of it fits (no refusal)."""
     text = lines(FILLER[0], NOTE.text, ORDER.text)
     budget = raw_count(lines(NOTE.text, ORDER.text))
+    ctx = context(None, [NOTE, ORDER])
+    result = create_strategy("pinned").compact(text, budget, ctx)
+    assert result.text == lines(NOTE.text, ORDER.text)
+    assert ctx.counter.count(result.text) == budget
+    assert result.consumed_input_tokens == result.declared_input_tokens
     with pytest.raises(BudgetInfeasible, match="pin block needs"):
-        create_strategy("pinned").compact(text, budget, context(None, [NOTE, ORDER]))
+        create_strategy("pinned").compact(text, budget - 1, ctx)
 
 
 def test_pinned_refuses_pins_over_the_budget_even_with_nothing_else_to_read() -> None:
