@@ -52,10 +52,12 @@ def main(argv: list[str] | None = None) -> int:
         total = statistics.median(r.get(target, 0) for r in runs) / 1000
         loaded = [m for m in runs[0] if m not in baseline]
         heavy = sorted({m.split(".")[0] for m in loaded if m.split(".")[0] in HEAVY})
-        slowest = sorted(
-            ((name, us) for name, us in runs[0].items() if name.startswith("sim")),
-            key=lambda item: -item[1],
-        )[:3]
+        medians = {
+            name: statistics.median(r.get(name, 0) for r in runs)
+            for name in runs[0]
+            if name.startswith("sim")
+        }
+        slowest = sorted(medians.items(), key=lambda item: -item[1])[:3]
         print(f"import {target}: {total:.1f} ms, {len(loaded)} modules beyond the interpreter")
         print(f"    heavy packages loaded: {', '.join(heavy) or 'none'}")
         print(
