@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.aggregate import Aggregates
+    from sim.baseline import read_baseline, write_baseline
     from sim.engine import rng_for, run_trial
     from sim.errors import (
         BudgetClosureViolation,
@@ -28,13 +29,18 @@ if TYPE_CHECKING:
         declare_fact,
         load_floor_registry,
     )
+    from sim.gate import GateReport, run_gate
+    from sim.gate_expr import GateError, parse_expr
     from sim.gate_runtime import FloorGate, GateResult
+    from sim.gate_stats import Verdict
     from sim.generate import HistorySpec, Placement, generate_history
     from sim.grade import grade_text
     from sim.plots import write_plots
     from sim.report import render_report, write_report
     from sim.results import Run, load_run
     from sim.scenario import Scenario, load_scenario
+    from sim.suite import Suite, load_suite
+    from sim.suite_run import load_outcomes
     from sim.summarizers import (
         SimParams,
         SimulatedSummarizer,
@@ -74,6 +80,16 @@ __version__ = "0.1.0"
 # Lazy re-exports (PEP 562): `import sim` stays cheap, so a runtime that only needs the floor
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
+    "GateError": "sim.gate_expr",
+    "GateReport": "sim.gate",
+    "Suite": "sim.suite",
+    "Verdict": "sim.gate_stats",
+    "load_outcomes": "sim.suite_run",
+    "load_suite": "sim.suite",
+    "parse_expr": "sim.gate_expr",
+    "read_baseline": "sim.baseline",
+    "run_gate": "sim.gate",
+    "write_baseline": "sim.baseline",
     "Aggregates": "sim.aggregate",
     "AnchorGroup": "sim.types",
     "BudgetClosureViolation": "sim.errors",
