@@ -379,6 +379,24 @@ CLASSES: dict[str, tuple[Builder, int]] = {
 }
 
 
+_OBJECT_COLUMN = {
+    "prohibition": 3,
+    "ordering": 2,
+    "value_pin": 1,
+    "conditional": 5,
+    "confirmation": 3,
+}
+_POOLS: dict[str, tuple[tuple[object, ...], ...]] = {
+    "prohibition": _PROHIBITION, "ordering": _ORDERING, "value_pin": _VALUE_PIN,
+    "conditional": _CONDITIONAL, "confirmation": _CONFIRMATION,
+}  # fmt: skip
+
+
+def variant_object(cls: str, variant: int) -> str:
+    """The object a variant is about, without building it (and drawing from a generator)."""
+    return str(_POOLS[cls][variant % len(_POOLS[cls])][_OBJECT_COLUMN[cls]])
+
+
 def build_fact(cls: str, variant: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
     """The `variant`-th slot set of a class (distinct variants never share an object)."""
     builder, size = CLASSES[cls]

@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sim.constraints import CLASSES, PlantedText, build_fact, near_miss
+from sim.constraints import CLASSES, PlantedText, build_fact, near_miss, variant_object
+from sim.errors import ScenarioError
 from sim.filler import SALIENCE, filler_line
 from sim.tokens import MemoCounter
 from sim.types import Fact, History, Turn, Unit, UnitKind
@@ -107,14 +108,21 @@ class _Builder:
 
 
 def _choose_facts(spec: HistorySpec, rng: np.random.Generator) -> list[Placement]:
+    """Random facts never share an object with each other or with the scenario's own facts
+    (two rules about one object would make the grader's evidence ambiguous)."""
     placements = list(spec.placements)
-    used: dict[str, list[int]] = {c: [] for c in CLASSES}
+    taken = {p.planted.fact.topic.forms[0].lower() for p in placements}
     order = {c: [int(i) for i in rng.permutation(CLASSES[c][1])] for c in CLASSES}
     for i in range(spec.constraints):
         cls = spec.classes[i % len(spec.classes)]
-        pool = [v for v in order[cls] if v not in used[cls]]
-        variant = pool[0] if pool else order[cls][i % len(order[cls])]
-        used[cls].append(variant)
+        pool = [v for v in order[cls] if variant_object(cls, v).lower() not in taken]
+        if not pool:
+            raise ScenarioError(
+                f"constraints.count={spec.constraints}: class {cls!r} has no distinct object "
+                f"left (it has {CLASSES[cls][1]}); lower the count or add classes"
+            )
+        variant = pool[0]
+        taken.add(variant_object(cls, variant).lower())
         fid = f"f{len(placements) + 1}"
         depth = spec.depths[i % len(spec.depths)] if spec.depths else float(rng.uniform(0, 1))
         placements.append(Placement(build_fact(cls, variant, rng, fid), depth=depth))

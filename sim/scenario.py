@@ -22,7 +22,7 @@ from pydantic import (
 )
 
 from sim.constraints import CLASSES, PlantedText, prohibition_for
-from sim.errors import ScenarioError
+from sim.errors import ScenarioError, UserError
 from sim.generate import HistorySpec, Placement
 from sim.prompts import check_prompt_refs
 from sim.summarizers.config import SummarizerConfig
@@ -202,6 +202,31 @@ class Scenario(_Model):
         if cells > MAX_CELLS:
             raise ValueError(f"{cells} cells > {MAX_CELLS}; split the sweep")
         return v
+
+    @model_validator(mode="after")
+    def _strategies_known(self) -> Scenario:
+        """Unknown names and bad arguments fail at load time, not on the first trial."""
+        from strategies.registry import create_strategy
+
+        for i, (name, args) in enumerate(self.strategy_specs()):
+            try:
+                create_strategy(name, **args)
+            except UserError as exc:
+                raise ValueError(f"strategies[{i}]: {exc}") from None
+        return self
+
+    @model_validator(mode="after")
+    def _distinct_objects(self) -> Scenario:
+        """Each random fact needs an object no other fact of its history uses."""
+        c = self.constraints
+        for k, cls in enumerate(c.classes):
+            wanted = len(range(k, c.count, len(c.classes)))
+            if wanted > CLASSES[cls][1]:
+                raise ValueError(
+                    f"constraints.count={c.count}: {wanted} facts of class {cls!r} but it has "
+                    f"only {CLASSES[cls][1]} distinct objects; lower count or add classes"
+                )
+        return self
 
     @model_validator(mode="after")
     def _ladder(self) -> Scenario:

@@ -10,8 +10,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.summarizers.base import Summarizer, SummaryRequest, SummaryResult
-    from sim.summarizers.simulated import SimParams, SimulatedSummarizer
+    from sim.summarizers.base import Summarizer as Summarizer
+    from sim.summarizers.base import SummaryRequest as SummaryRequest
+    from sim.summarizers.base import SummaryResult as SummaryResult
+    from sim.summarizers.simulated import SimParams as SimParams
+    from sim.summarizers.simulated import SimulatedSummarizer as SimulatedSummarizer
 
 _EXPORTS = {
     "SimParams": "sim.summarizers.simulated",
