@@ -10,70 +10,75 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.aggregate import Aggregates
-    from sim.baseline import read_baseline, write_baseline
-    from sim.engine import rng_for, run_trial
-    from sim.errors import (
-        BudgetClosureViolation,
-        BudgetInfeasible,
-        CompactionFailure,
-        CompactionSimError,
-        RecallFloorViolation,
-        RegistryError,
-        ScenarioError,
-        UserError,
-    )
-    from sim.floor_registry import (
-        FloorRegistry,
-        FloorRegistryError,
-        declare_fact,
-        load_floor_registry,
-    )
-    from sim.gate import GateReport, run_gate
-    from sim.gate_expr import GateError, parse_expr
-    from sim.gate_runtime import FloorGate, GateResult
-    from sim.gate_stats import Verdict
-    from sim.generate import HistorySpec, Placement, generate_history
-    from sim.grade import grade_text
-    from sim.plots import write_plots
-    from sim.report import render_report, write_report
-    from sim.results import Run, load_run
-    from sim.scenario import Scenario, load_scenario
-    from sim.suite import Suite, load_suite
-    from sim.suite_run import load_outcomes
-    from sim.summarizers import (
-        SimParams,
-        SimulatedSummarizer,
-        Summarizer,
-        SummaryRequest,
-        SummaryResult,
-    )
-    from sim.tables import format_all, write_csv
-    from sim.tokens import Tokenizer, get_counter
-    from sim.transcript_history import transcript_history
-    from sim.transcripts import Transcript, TranscriptError, load_transcript
-    from sim.trial import run_scenario_trial
-    from sim.types import (
-        AnchorGroup,
-        Fact,
-        FactGrade,
-        Grade,
-        History,
-        Ladder,
-        LevelRecord,
-        LevelSpec,
-        Polarity,
-        RecallFloor,
-        TrialRecord,
-        Violation,
-    )
-    from sim.validity import (
-        StructureViolation,
-        check_levels,
-        check_messages,
-        head_messages,
-        tail_messages,
-    )
+    from sim.aggregate import Aggregates as Aggregates
+    from sim.baseline import read_baseline as read_baseline
+    from sim.baseline import write_baseline as write_baseline
+    from sim.engine import rng_for as rng_for
+    from sim.engine import run_trial as run_trial
+    from sim.errors import BudgetClosureViolation as BudgetClosureViolation
+    from sim.errors import BudgetInfeasible as BudgetInfeasible
+    from sim.errors import CompactionFailure as CompactionFailure
+    from sim.errors import CompactionSimError as CompactionSimError
+    from sim.errors import RecallFloorViolation as RecallFloorViolation
+    from sim.errors import RegistryError as RegistryError
+    from sim.errors import ScenarioError as ScenarioError
+    from sim.errors import UserError as UserError
+    from sim.floor_registry import FloorRegistry as FloorRegistry
+    from sim.floor_registry import FloorRegistryError as FloorRegistryError
+    from sim.floor_registry import declare_fact as declare_fact
+    from sim.floor_registry import load_floor_registry as load_floor_registry
+    from sim.gate import GateReport as GateReport
+    from sim.gate import run_gate as run_gate
+    from sim.gate_expr import GateError as GateError
+    from sim.gate_expr import parse_expr as parse_expr
+    from sim.gate_runtime import FloorGate as FloorGate
+    from sim.gate_runtime import GateResult as GateResult
+    from sim.gate_stats import Verdict as Verdict
+    from sim.generate import HistorySpec as HistorySpec
+    from sim.generate import Placement as Placement
+    from sim.generate import generate_history as generate_history
+    from sim.grade import grade_text as grade_text
+    from sim.plots import write_plots as write_plots
+    from sim.report import render_report as render_report
+    from sim.report import write_report as write_report
+    from sim.results import Run as Run
+    from sim.results import load_run as load_run
+    from sim.scenario import Scenario as Scenario
+    from sim.scenario import load_scenario as load_scenario
+    from sim.suite import Suite as Suite
+    from sim.suite import load_suite as load_suite
+    from sim.suite_run import load_outcomes as load_outcomes
+    from sim.summarizers import SimParams as SimParams
+    from sim.summarizers import SimulatedSummarizer as SimulatedSummarizer
+    from sim.summarizers import Summarizer as Summarizer
+    from sim.summarizers import SummaryRequest as SummaryRequest
+    from sim.summarizers import SummaryResult as SummaryResult
+    from sim.tables import format_all as format_all
+    from sim.tables import write_csv as write_csv
+    from sim.tokens import Tokenizer as Tokenizer
+    from sim.tokens import get_counter as get_counter
+    from sim.transcript_history import transcript_history as transcript_history
+    from sim.transcripts import Transcript as Transcript
+    from sim.transcripts import TranscriptError as TranscriptError
+    from sim.transcripts import load_transcript as load_transcript
+    from sim.trial import run_scenario_trial as run_scenario_trial
+    from sim.types import AnchorGroup as AnchorGroup
+    from sim.types import Fact as Fact
+    from sim.types import FactGrade as FactGrade
+    from sim.types import Grade as Grade
+    from sim.types import History as History
+    from sim.types import Ladder as Ladder
+    from sim.types import LevelRecord as LevelRecord
+    from sim.types import LevelSpec as LevelSpec
+    from sim.types import Polarity as Polarity
+    from sim.types import RecallFloor as RecallFloor
+    from sim.types import TrialRecord as TrialRecord
+    from sim.types import Violation as Violation
+    from sim.validity import StructureViolation as StructureViolation
+    from sim.validity import check_levels as check_levels
+    from sim.validity import check_messages as check_messages
+    from sim.validity import head_messages as head_messages
+    from sim.validity import tail_messages as tail_messages
 
 __version__ = "0.1.0"
 
