@@ -92,6 +92,19 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
             }
             for v in rec.violations
         ],
+        **_probes(rec),
+    }
+
+
+def _probes(rec: TrialRecord) -> dict[str, Any]:
+    """Only when the scenario asked for the behavioural probe, so other rows are unchanged."""
+    if not rec.probes:
+        return {}
+    return {
+        "probes": [
+            {"fact_id": p.fact_id, "answer": p.answer, "violates": p.violates}
+            for p in rec.probes
+        ]
     }
 
 

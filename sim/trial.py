@@ -12,6 +12,7 @@ from typing import Any
 
 from sim.engine import rng_for, run_trial
 from sim.generate import generate_history
+from sim.probe import attach_probes
 from sim.prompts import base_dir, expand
 from sim.scenario import Scenario
 from sim.summarizers.registry import TrialContext, build_summarizer, counter_for
@@ -66,7 +67,8 @@ def run_strategy(
     summarizer = build_summarizer(
         scenario.summarizer, TrialContext(history, counter, scenario.seed, trial, key)
     )
-    return run_trial(
+    probe = scenario.summarizer.probe
+    record = run_trial(
         history,
         ladder,
         strategy,
@@ -74,9 +76,13 @@ def run_strategy(
         counter,
         trial_id=trial_id(trial, key, cell),
         seed=scenario.seed,
-        keep_text=keep_text,
+        keep_text=keep_text or probe,
         label=key,
     )
+    if not probe:
+        return record
+    rng = rng_for(scenario.seed, trial, f"{key}:probe")
+    return attach_probes(record, summarizer, counter, rng, keep_text)
 
 
 def run_scenario_trial(

@@ -270,6 +270,16 @@ class FactOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class ProbeAnswer:
+    """The behavioural probe's answer for one fact at the leaf (sim.probe): the option the
+    model chose, and whether acting on it would break the rule (None: no option named)."""
+
+    fact_id: str
+    answer: str
+    violates: bool | None
+
+
+@dataclass(frozen=True, slots=True)
 class TrialRecord:
     trial_id: str
     strategy: str
@@ -284,6 +294,7 @@ class TrialRecord:
     l0_text: str = field(default="", repr=False)
     facts: tuple[Fact, ...] = field(default=(), repr=False)
     l0_grades: tuple[FactGrade, ...] = field(default=(), repr=False)
+    probes: tuple[ProbeAnswer, ...] = ()
 
     @property
     def collapsed(self) -> bool:

@@ -136,9 +136,19 @@ class ModelSummarizer:
             level=request.level,
             pinned=request.pinned,
         )
-        params = self.params_for(request.budget_tokens)
+        completion = self._call(prompt, self.params_for(request.budget_tokens), request.level)
+        return SummaryResult(
+            lines_of(completion.text), self.counter.count(request.text), cut=completion.cut
+        )
+
+    def ask(self, prompt: str, tag: str, max_tokens: int) -> str:
+        """A free-form question (the behavioural probe), cached like a summary call."""
+        params = GenParams(max_tokens=max_tokens, temperature=0.0, seed=self.model_seed)
+        return self._call(prompt, params, tag).text
+
+    def _call(self, prompt: str, params: GenParams, level: str) -> Completion:
         digest = prompt_sha256(prompt)
-        repeat_id = f"{digest}:{params.max_tokens}:{request.level}"
+        repeat_id = f"{digest}:{params.max_tokens}:{level}"
         repeat = self._repeats.get(repeat_id, 0)
         self._repeats[repeat_id] = repeat + 1
         key = CallKey(
@@ -146,7 +156,7 @@ class ModelSummarizer:
             identity=tuple(sorted(self.model.identity().items())),
             params=tuple(sorted((k, v) for k, v in asdict(params).items())),
             prompt_sha256=digest,
-            level=request.level,
+            level=level,
             trial_seed=self.model_seed,
             repeat=repeat,
         )
@@ -162,9 +172,7 @@ class ModelSummarizer:
         self.stats.cut += completion.cut
         self.stats.prompt_tokens += completion.prompt_tokens or 0
         self.stats.completion_tokens += completion.completion_tokens or 0
-        return SummaryResult(
-            lines_of(completion.text), self.counter.count(request.text), cut=completion.cut
-        )
+        return completion
 
 
 def describe(model: ChatModel) -> dict[str, Any]:
