@@ -204,6 +204,8 @@ class Aggregates:
     diagnosis: pd.DataFrame
     trials: pd.DataFrame
     levels: tuple[str, ...]
+    budgets: dict[tuple[str, str], int]
+    """(cell, level) -> the level's token budget, for axis labels."""
 
 
 def aggregate(
@@ -230,4 +232,9 @@ def aggregate(
         diagnosis=diagnosis(rows, order),
         trials=trials,
         levels=levels,
+        budgets={
+            (str(r.get("cell") or ""), lv["name"]): int(lv["budget_tokens"])
+            for r in rows
+            for lv in r.get("levels") or ()
+        },
     )

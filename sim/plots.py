@@ -51,6 +51,16 @@ def _style(strategies: list[str]) -> dict[str, tuple[Any, str]]:
     }
 
 
+def _level_labels(agg: Aggregates, cell: str, levels: Iterable[str]) -> list[str]:
+    """`L2` over its budget (`512 tok`); L0 is the raw turns."""
+    out = []
+    for name in levels:
+        budget = agg.budgets.get((cell, name))
+        under = "raw" if name == "L0" else (f"{budget} tok" if budget is not None else "")
+        out.append(_t(f"{name}\n{under}" if under else name))
+    return out
+
+
 def _cell_title(title: str, cell: str) -> str:
     return _t(f"{title} — {cell}" if cell else title)
 
@@ -69,9 +79,9 @@ def survival_funnel(agg: Aggregates, cell: str) -> Figure:
         ax.fill_between(x, 100 * g["survival_lo"], 100 * g["survival_hi"], color=color, alpha=0.12)
         ax.plot(x, 100 * g["survival_rate"], marker=marker, color=color, label=_t(s), lw=1.6)
     levels = agg.levels
-    ax.set_xticks(range(len(levels)), [_t(n) for n in levels])
+    ax.set_xticks(range(len(levels)), _level_labels(agg, cell, levels))
     ax.set_ylim(-3, 103)
-    ax.set_xlabel("checkpoint level (L0 = raw turns)")
+    ax.set_xlabel("checkpoint level and its budget (L0 = raw turns)")
     ax.set_ylabel("floored facts at or above floor (%)")
     ax.set_title(_cell_title("Survival funnel (95% Wilson bands)", cell))
     ax.grid(alpha=0.3)
@@ -182,6 +192,7 @@ def blame_bars(agg: Aggregates, cell: str) -> Figure:
     fig = _figure()
     ax = fig.add_subplot()
     _grouped_bars(ax, list(agg.levels), series, style)
+    ax.set_xticks(range(len(agg.levels)), _level_labels(agg, cell, agg.levels))
     ax.set_ylim(0, 105)
     ax.set_xlabel("blamed level (first to hold a lost fact below floor, or to raise)")
     ax.set_ylabel("trials (%)")

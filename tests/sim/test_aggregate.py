@@ -29,6 +29,7 @@ def fact(
     l0: str | None = "verbatim",
     superseded: bool = False,
     loud: bool = False,
+    missing: list[list[str]] | None = None,
 ) -> dict[str, Any]:
     lost = not superseded and grades[-1] not in ("verbatim", "actionable")
     blame = None
@@ -45,6 +46,7 @@ def fact(
         "depth": depth,
         "l0_grade": l0,
         "grades": grades,
+        "missing": missing if missing is not None else [[] for _ in grades],
         "leaf": grades[-1],
         "lost": lost,
         "loud": loud and lost,
@@ -174,6 +176,31 @@ def test_blame_lists_every_level_with_counts_and_shares() -> None:
     assert list(a["trials_blamed"]) == [0, 1, 2]
     assert a.loc["L2", "share"] == pytest.approx(0.2)
     assert a.loc["L2", "share_of_collapsed"] == pytest.approx(2 / 3)
+
+
+def test_diagnosis_counts_lost_facts_by_level_grade_and_missing_anchors() -> None:
+    step_lost = [[], ["condition"]]
+    rows = [
+        row(0, "a", [fact("f1", GONE_L2, missing=step_lost), fact("f2", KEPT)]),
+        row(1, "a", [fact("f1", GONE_L2, missing=step_lost, loud=True)]),
+        row(2, "a", [fact("f1", GONE_L2, missing=step_lost)]),
+        row(3, "b", [fact("f1", GONE_L1, missing=[["action", "object"], ["object"]])]),
+    ]
+    diag = aggregate(rows).diagnosis
+    assert diag.to_dict("records") == [
+        {"cell": "c", "strategy": "a", "cls": "prohibition", "blame_level": "L2",
+         "grade": "degraded", "missing": "condition", "how": "silent", "facts": 2},
+        {"cell": "c", "strategy": "a", "cls": "prohibition", "blame_level": "L2",
+         "grade": "degraded", "missing": "condition", "how": "loud", "facts": 1},
+        {"cell": "c", "strategy": "b", "cls": "prohibition", "blame_level": "L1",
+         "grade": "dropped", "missing": "action, object", "how": "silent", "facts": 1},
+    ]  # fmt: skip
+
+
+def test_level_budgets_are_kept_for_axis_labels() -> None:
+    levels = [level("L1", budget_tokens=600), level("L2", budget_tokens=150)]
+    agg = aggregate([row(0, "a", [fact("f1", KEPT)], levels=levels)])
+    assert agg.budgets == {("c", "L1"): 600, ("c", "L2"): 150}
 
 
 def test_rates_by_class_and_depth_bin() -> None:
