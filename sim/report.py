@@ -185,6 +185,17 @@ def _spec(manifest: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _scale(agg: Aggregates) -> str:
+    s = agg.summary
+    if s.empty:
+        return "No trials."
+    cells, strategies = s["cell"].nunique(), s["strategy"].nunique()
+    return (
+        f"{int(s['trials'].max())} trials × {strategies} strategies in {cells} cell(s): "
+        f"{int(s['trials'].sum())} strategy runs, {int(s['errors'].sum())} errors."
+    )
+
+
 def _headline(agg: Aggregates) -> str:
     """The one line a reviewer reads first: which strategies collapsed silently."""
     if agg.summary.empty:
@@ -236,7 +247,6 @@ def render_report(
     )
     scenario = _scenario(manifest)
     name = str(scenario.get("name") or manifest.get("run_id") or "run")
-    trials = int(agg.summary["trials"].sum()) if not agg.summary.empty else 0
     viewer = (
         MARKUP
         + f'\n<script type="application/json" id="trace-data">{script_json(payload)}</script>'
@@ -253,7 +263,7 @@ def render_report(
             f"<style>{style}</style></head><body>",
             f"<header><h1>compaction-sim report: {escape(name)}</h1>",
             f'<p class="note">{escape(str(scenario.get("description") or ""))}</p>',
-            f"<p>{trials} strategy trials in {len(set(agg.summary.get('cell', [])))} cell(s).</p>",
+            f"<p>{_scale(agg)}</p>",
             _headline(agg),
             '<nav><a href="#spec">spec</a><a href="#rates">rates</a><a href="#survival-table">'
             'survival</a><a href="#blame">blame</a><a href="#diagnosis">diagnosis</a>'
