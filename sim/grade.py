@@ -65,16 +65,17 @@ class _Matcher:
         return cls(fact, normalize(fact.text), groups, opposites, topic)
 
 
-_MATCHERS: dict[Fact, _Matcher] = {}
+# Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
+_MATCHERS: dict[int, _Matcher] = {}
 
 
 def _matcher(fact: Fact) -> _Matcher:
-    m = _MATCHERS.get(fact)
-    if m is None:
+    m = _MATCHERS.get(id(fact))
+    if m is None or m.fact is not fact:
         if len(_MATCHERS) > 50_000:
             _MATCHERS.clear()
         m = _Matcher.of(fact)
-        _MATCHERS[fact] = m
+        _MATCHERS[id(fact)] = m
     return m
 
 

