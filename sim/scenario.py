@@ -212,7 +212,7 @@ class Scenario(_Model):
             try:
                 create_strategy(name, **args)
             except UserError as exc:
-                raise ValueError(f"strategies[{i}]: {exc}") from None
+                raise ValueError(f"strategies.{i}: {exc}") from None
         return self
 
     @model_validator(mode="after")
