@@ -81,6 +81,7 @@ def match_strategies(
             left_c.remove(ck)
             warnings.append(f"strategy {ck} is compared with baseline strategy {same[0]}")
     warnings += [f"strategy {k} has no baseline: not gated" for k in left_c]
+    pairs.sort(key=lambda p: ckeys.index(p[0]))  # the candidate's order, as in its tables
     return pairs, warnings, left_b
 
 
