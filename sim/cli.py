@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "sim.commands.report",
     "sim.commands.list",
     "sim.commands.lint_prompt",
+    "sim.commands.compare_prompts",
     "sim.commands.bench",
     "sim.commands.check",
     "sim.commands.baseline",

@@ -104,12 +104,15 @@ def probe_prompt(context: str, question: Question, options: Sequence[str]) -> st
     )
 
 
-_ANSWER = re.compile(r"\b([AB])\b")
+_LEADING = re.compile(r"^\W*(?:answer\W*)?([ABab])(?:\W|$)", re.I)
+_ANYWHERE = re.compile(r"\b([AB])\b")
 
 
 def parse_answer(reply: str) -> str:
-    m = _ANSWER.search(reply.strip().upper()[:40])
-    return m.group(1) if m else "?"
+    """The option a reply names: a leading letter ("B", "a) ...", "Answer: A"), else the first
+    capital A or B standing alone early on (never the article "a"); "?" when there is none."""
+    m = _LEADING.match(reply.strip()) or _ANYWHERE.search(reply.strip()[:40])
+    return m.group(1).upper() if m else "?"
 
 
 def probe_leaf(

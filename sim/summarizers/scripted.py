@@ -70,6 +70,9 @@ class ScriptedModel:
             used = min(n, params.max_tokens)
             return Completion(text, "length" if cut else "stop", prompt_tokens, used)
         lines = [ln.strip() for ln in prompt.splitlines() if ln.strip()]
+        if lines and lines[-1] == "Answer with the letter A or B only.":  # the probe
+            ruled = [ln[0] for ln in lines if ln[:2] in ("A)", "B)") and _RULE.search(ln)]
+            return Completion((ruled or ["A"])[0], "stop", prompt_tokens, 1)
         if self.script == "echo":
             text, cut = _take(lines, params.max_tokens)
             return Completion(text, "length" if cut else "stop", prompt_tokens, _words(text))

@@ -49,7 +49,15 @@ def test_custom_facts_are_not_probed() -> None:
 
 @pytest.mark.parametrize(
     ("reply", "answer"),
-    [("A", "A"), (" b) No, do not.", "B"), ("Answer: A", "A"), ("I think so", "?"), ("", "?")],
+    [
+        ("A", "A"),
+        (" b) No, do not.", "B"),
+        ("Answer: A", "A"),
+        ("I think so", "?"),
+        ("", "?"),
+        ("Yes, rotate a key now.", "?"),
+        ("The answer is B.", "B"),
+    ],
 )
 def test_parse_answer(reply: str, answer: str) -> None:
     assert parse_answer(reply) == answer
