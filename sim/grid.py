@@ -22,9 +22,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sim.errors import ScenarioError
+from sim.errors import ScenarioError, UserError
 from sim.prompts import check_prompt_refs
 from sim.scenario import Scenario, format_validation_error, read_scenario_data
+from strategies import create_strategy
 
 _MAX_SHOWN = 32
 
@@ -169,7 +170,19 @@ def _validate(
         raise ScenarioError(_blame(exc, paths, default) + tail) from None
     scenario._base_dir = source.parent
     check_prompt_refs(data, source)
+    _check_strategies(scenario, paths, default)
     return scenario
+
+
+def _check_strategies(scenario: Scenario, paths: dict[tuple[str, ...], str], default: str) -> None:
+    """Build each strategy once, so an unknown name (the registry lists the valid ones) or a
+    bad argument fails at load time, not in every trial."""
+    label = next((v for k, v in paths.items() if k[:1] == ("strategies",)), default)
+    for i, (name, args) in enumerate(scenario.strategy_specs()):
+        try:
+            create_strategy(name, **args)
+        except UserError as exc:
+            raise ScenarioError(f"{label}: strategies.{i}: {exc}") from None
 
 
 def _outer_first(items: Sequence[tuple[Sequence[str], Any]]) -> list[int]:

@@ -108,7 +108,7 @@ def execute(
     grid: Grid,
     jobs: int,
     progress: bool = True,
-    executor_factory: Callable[[dict[str, Scenario], int, int], Executor] = make_executor,
+    executor_factory: Callable[[dict[str, Scenario], int, int], Executor] | None = None,
 ) -> _Tally:
     """Run every unit not yet in the store; each finished unit is on disk before the next."""
     manifest = writer.manifest
@@ -119,7 +119,7 @@ def execute(
     if not specs:
         return tally
     workload = {c.id: c.scenario for c in grid.cells}
-    executor = executor_factory(workload, jobs, len(specs))
+    executor = (executor_factory or make_executor)(workload, jobs, len(specs))
     bar = _progress(manifest.units_total, len(writer.done), progress, manifest.scenario["name"])
     try:
         for result in executor.submit(batches(specs, jobs)):
@@ -192,7 +192,7 @@ def run_grid(
         with writer:
             tally = execute(writer, grid, jobs, progress)
             record_usage(writer, tally.usage)
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C, a worker killed (BrokenProcessPool), a bug: resumable
         print(
             f"compsim: {len(writer.done)}/{writer.manifest.units_total} trials on disk; "
             f"continue with: compsim run --resume {out}",

@@ -18,6 +18,7 @@ import multiprocessing
 import signal
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -195,22 +196,42 @@ def _context() -> Any:
 
 
 class LocalExecutor:
-    """A process pool of `jobs` workers on this machine."""
+    """A process pool of `jobs` workers on this machine. A worker that dies (killed, out of
+    memory) breaks the pool loudly (BrokenProcessPool) instead of hanging the sweep."""
 
     def __init__(self, workload: Mapping[str, Scenario], jobs: int) -> None:
-        self._pool = _context().Pool(jobs, initializer=_init_worker, initargs=(dict(workload),))
+        self._in_flight = 2 * jobs
+        self._pool = ProcessPoolExecutor(
+            jobs, mp_context=_context(), initializer=_init_worker, initargs=(dict(workload),)
+        )
 
     def submit(self, batches: Iterable[Sequence[TrialSpec]]) -> Iterator[UnitResult]:
-        for results in self._pool.imap_unordered(_run_batch, batches):
-            yield from results
+        """At most two batches per worker in flight, and a result is dropped once yielded,
+        so memory stays flat however many units the sweep has."""
+        todo = iter(batches)
+        running: set[Future[list[UnitResult]]] = set()
+        while True:
+            while len(running) < self._in_flight and (batch := next(todo, None)) is not None:
+                running.add(self._pool.submit(_run_batch, list(batch)))
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from future.result()
 
     def cancel(self) -> None:
-        self._pool.terminate()
-        self._pool.join()
+        """Drop queued batches and stop the workers now; running batches are lost (their
+        units were never written, so a resume runs them again)."""
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(timeout=10)
 
     def close(self) -> None:
-        self._pool.close()
-        self._pool.join()
+        self._pool.shutdown(wait=True)
 
 
 def make_executor(workload: Mapping[str, Scenario], jobs: int, units: int) -> Executor:
