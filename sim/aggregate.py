@@ -9,7 +9,7 @@ are counted apart and never enter a rate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,9 +123,13 @@ def _sorted(
     )
 
 
-def fact_rates(facts: pd.DataFrame, by: str) -> pd.DataFrame:
+def leaves(facts: pd.DataFrame) -> pd.DataFrame:
+    """Each live fact's last level reached: where its fate (lost, loud) is read."""
+    return _live(facts).drop_duplicates(["cell", "trial_id", "fact_id"], keep="last")
+
+
+def fact_rates(leaf: pd.DataFrame, by: str) -> pd.DataFrame:
     """Per-fact collapse / silent / loud rates at the leaf, by a fact column (class, depth)."""
-    leaf = _live(facts).drop_duplicates(["trial_id", "fact_id"], keep="last")
     out = []
     for key, g in leaf.groupby([*KEYS, by], sort=False):
         rec: dict[str, Any] = dict(zip([*KEYS, by], key, strict=True))
@@ -208,17 +212,25 @@ class Aggregates:
     """(cell, level) -> the level's token budget, for axis labels."""
 
 
+def _pool(df: pd.DataFrame, groups: Mapping[str, str]) -> pd.DataFrame:
+    return df.assign(cell=[groups.get(c, c) for c in df["cell"]]) if groups else df
+
+
 def aggregate(
     rows: Iterable[dict[str, Any]],
     depth_bins: int = DEPTH_BINS,
     strategies: Sequence[str] = (),
     cells: Sequence[str] = (),
+    depth_groups: Mapping[str, str] | None = None,
 ) -> Aggregates:
-    """All tables from trial rows, grouped by cell × strategy (in the given orders, if any)."""
+    """All tables from trial rows, grouped by cell × strategy (in the given orders, if any).
+    `depth_groups` (cell -> group, sim.runview) pools the cells of a depth sweep in the depth
+    tables, whose `cell` column then holds the group."""
     rows = ordered(rows, strategies, cells)
     trials = trials_frame(rows)
     facts = facts_frame(rows)
     facts["depth_bin"] = [depth_bin(d, depth_bins) for d in facts["depth"]]
+    leaf, groups = leaves(facts), depth_groups or {}
     levels = tuple(level_order(rows))
     summary = _summary(trials.copy(), list(KEYS))
     order = [] if summary.empty else list(zip(summary["cell"], summary["strategy"], strict=True))
@@ -226,9 +238,9 @@ def aggregate(
         summary=summary,
         survival=survival(facts),
         blame=blame(trials, levels) if not trials.empty else pd.DataFrame(),
-        by_class=fact_rates(facts, "cls"),
-        by_depth=fact_rates(facts, "depth_bin"),
-        depth_level=depth_level(facts),
+        by_class=fact_rates(leaf, "cls"),
+        by_depth=fact_rates(_pool(leaf, groups), "depth_bin"),
+        depth_level=depth_level(_pool(facts, groups)),
         diagnosis=diagnosis(rows, order),
         trials=trials,
         levels=levels,

@@ -10,13 +10,14 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from sim.aggregate import Aggregates, aggregate
+from sim.aggregate import Aggregates
+from sim.runview import RunLike, aggregate_run
 
 FORMATS = ("png", "svg")
 RC: dict[Any, Any] = {"svg.hashsalt": "compaction-sim", "svg.fonttype": "path", "font.size": 9.0}
@@ -253,13 +254,15 @@ def _slug(cell: str, index: int, many: bool) -> str:
 
 
 def plan(agg: Aggregates) -> list[tuple[str, str, str]]:
-    """(file stem, plot name, cell) for every plot of every cell, nothing drawn yet."""
-    cells = [str(c) for c in dict.fromkeys(agg.summary["cell"])] if not agg.summary.empty else []
-    return [
-        (f"{name}{_slug(cell, index, len(cells) > 1)}", name, cell)
-        for index, cell in enumerate(cells)
-        for name in PLOTS
-    ]
+    """(file stem, plot name, cell) for every plot of every cell, nothing drawn yet; the
+    heatmap goes by the depth tables' cells, which pool the cells of a depth sweep."""
+    out = []
+    for name in PLOTS:
+        table = agg.depth_level if name == "depth_heatmap" else agg.summary
+        cells = [str(c) for c in dict.fromkeys(table["cell"])] if not table.empty else []
+        for index, cell in enumerate(cells):
+            out.append((f"{name}{_slug(cell, index, len(cells) > 1)}", name, cell))
+    return out
 
 
 def figures(agg: Aggregates) -> Iterator[tuple[str, str, Figure]]:
@@ -283,28 +286,9 @@ def write_figures(agg: Aggregates, out_dir: str | Path) -> list[Path]:
     return paths
 
 
-def manifest_order(manifest: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """(cell ids, strategy keys) in scenario order, from the run store's manifest."""
-    cells = [c for c in manifest.get("cells") or () if isinstance(c, dict)]
-    strategies: dict[str, None] = {}
-    for cell in cells:
-        strategies.update((str(s.get("key")), None) for s in cell.get("strategies") or ())
-    return [str(c.get("id")) for c in cells], list(strategies)
-
-
-class RunLike(Protocol):
-    """What the plots and the report need of a loaded run (sim.results.Run)."""
-
-    manifest: dict[str, Any]
-    traces: list[dict[str, Any]]
-
-    def rows(self) -> Iterable[dict[str, Any]]: ...
-
-
 def write_plots(run: RunLike, out_dir: str | Path) -> list[Path]:
     """`compsim report`'s entry point: every plot of a run, PNG and SVG."""
-    cells, strategies = manifest_order(run.manifest)
-    return write_figures(aggregate(run.rows(), strategies=strategies, cells=cells), out_dir)
+    return write_figures(aggregate_run(run.rows(), run.manifest), out_dir)
 
 
 __all__ = [

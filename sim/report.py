@@ -18,8 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from sim.aggregate import Aggregates, aggregate
-from sim.plots import CAPTIONS, RunLike, figures, manifest_order, render
+from sim.aggregate import Aggregates
+from sim.plots import CAPTIONS, figures, render
+from sim.runview import RunLike, aggregate_run, run_view
 from sim.viewer import MARKUP, SCRIPT, STYLE, script_json, trace_payload
 
 PAGE_STYLE = """
@@ -237,9 +238,9 @@ def render_report(
 ) -> str:
     """The whole page as a string; `plots=False` leaves the figures out (they take most of
     the time to build)."""
-    cells, strategies = manifest_order(manifest)
-    agg = aggregate(rows, strategies=strategies, cells=cells)
-    payload = trace_payload(traces, strategies, cells)
+    view = run_view(manifest)
+    agg = aggregate_run(rows, manifest)
+    payload = trace_payload(traces, view.strategies, view.cells)
     style = PAGE_STYLE + STYLE
     csp = (
         f"default-src 'none'; img-src data:; style-src {_csp_hash(style)}; "

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from sim.aggregate import aggregate, facts_frame, retry_tokens, summarize
+from sim.runview import aggregate_run, run_view
 from sim.tables import align, format_all, format_table, write_csv
 
 LEVELS = ("L1", "L2")
@@ -267,3 +268,25 @@ def test_empty_input_gives_empty_tables() -> None:
     agg = aggregate([])
     assert agg.summary.empty and agg.survival.empty
     assert "(no trials)" in format_all(agg)
+
+
+def test_depth_groups_pool_the_cells_of_a_depth_sweep() -> None:
+    manifest = {
+        "cells": [
+            {"id": f"depths=[{d}]", "axes": {"constraints.depths": [d]}, "strategies": []}
+            for d in (0.1, 0.9)
+        ]
+        + [{"id": "ladder=tight", "axes": {"ladder": "tight"}, "strategies": [{"key": "a"}]}]
+    }
+    view = run_view(manifest)
+    assert view.depth_groups == {"depths=[0.1]": "", "depths=[0.9]": ""}
+    assert view.cells == ["depths=[0.1]", "depths=[0.9]", "ladder=tight"]
+    rows = [
+        row(0, "a", [fact("f1", GONE_L1, depth=0.1)], cell="depths=[0.1]"),
+        row(0, "a", [fact("f1", KEPT, depth=0.9)], cell="depths=[0.9]"),
+    ]
+    agg = aggregate_run(rows, manifest)
+    assert set(agg.depth_level["cell"]) == {""}  # one heatmap spans every depth
+    assert list(agg.by_depth["depth_bin"]) == ["0.0-0.2", "0.8-1.0"]
+    assert list(agg.by_depth["collapsed_rate"]) == [1.0, 0.0]
+    assert set(agg.summary["cell"]) == {"depths=[0.1]", "depths=[0.9]"}  # rates stay per cell
