@@ -141,6 +141,7 @@ _EXPORTS: dict[str, str] = {
     "TrialRecord": "sim.types",
     "UserError": "sim.errors",
     "Violation": "sim.types",
+    "aggregate_run": "sim.runview",
     "format_all": "sim.tables",
     "generate_history": "sim.generate",
     "get_counter": "sim.tokens",
