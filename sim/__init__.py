@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from sim.report import write_report as write_report
     from sim.results import Run as Run
     from sim.results import load_run as load_run
+    from sim.runview import aggregate_run as aggregate_run
     from sim.scenario import Scenario as Scenario
     from sim.scenario import load_scenario as load_scenario
     from sim.suite import Suite as Suite
