@@ -43,19 +43,6 @@ def test_missing_path_is_a_user_error(tmp_path: Path) -> None:
 
 
 # --- slow: a real (tiny) model ------------------------------------------------------------
-@pytest.fixture(scope="session")
-def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    from tests.sim.summarizers.tiny_model import build_tiny_model
-
-    root = tmp_path_factory.mktemp("tiny")
-    return {
-        "rambling": build_tiny_model(root / "rambling"),
-        "quiet": build_tiny_model(root / "quiet", quiet=True),
-    }
-
-
 @pytest.mark.slow
 def test_greedy_generation_is_deterministic_and_reports_its_cap(
     tiny_models: dict[str, Path],
