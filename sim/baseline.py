@@ -242,11 +242,11 @@ def read_baseline(path: str | Path) -> SuiteOutcomes:
         errs = exc.errors()
         err = errs[0]
         loc = ".".join(str(x) for x in err["loc"]) or "<top>"
-        shown = repr(err.get("input"))
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        value = err.get("input")
+        shown = "" if isinstance(value, dict | list) else f" (got {repr(value)[:60]})"
         more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
         msg = str(err["msg"]).removeprefix("Value error, ")
-        raise BaselineError(f"{p}: {loc}: {msg} (got {shown}){more}") from None
+        raise BaselineError(f"{p}: {loc}: {msg}{shown}{more}") from None
     cases = {}
     for name, c in doc.cases.items():
         table = {t: facts for t, facts in c.facts}

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.gate import Check, GateReport
-from sim.gate_stats import MAX_TRIALS, Verdict
+from sim.gate_stats import EPS, MAX_TRIALS, Verdict
 from sim.outcomes import SuiteOutcomes, base_name
 
 HEAD = ("verdict", "check", "strategy", "baseline", "candidate", "change", "CI")
@@ -56,10 +56,10 @@ def evidence(check: Check, alpha: float) -> str:
         scope = f" with {'an' if check.cls[0] in 'aeiou' else 'a'} {check.cls} constraint"
     if o.test == "difference":
         return f"difference of means over {trials_text(check)} trials"
-    if o.test == "McNemar exact":
+    if o.p is not None:
         p = _p(o.p)
         p = p if p.startswith("<") else f"={p}"
-        return f"p{p}, McNemar exact on {o.n_cand} paired trials{scope}"
+        return f"p{p}, {o.test} on {trials_text(check)} trials{scope}"
     level = f"{100 * (1 - alpha):g}%"
     return f"{level} CI {interval(check)}, {o.test} on {trials_text(check)} trials{scope}"
 
@@ -72,17 +72,21 @@ def message(check: Check, alpha: float) -> str:
         who += f" (baseline {check.baseline_strategy})"
     if not o.n_cand or not o.n_base:
         return f"{who}: no trials to compare"
+    above = o.diff > check.threshold + EPS
     head = (
         f"{who}: {_num(check, o.base)} -> {_num(check, o.cand)} "
-        f"({_num(check, o.diff, True)} > {threshold_text(check)}"
+        f"({_num(check, o.diff, True)} {'>' if above else '<='} {threshold_text(check)}"
     )
-    if o.verdict is Verdict.REGRESSED:
+    if o.verdict is not Verdict.INCONCLUSIVE:
         return f"{head}; {evidence(check, alpha)})"
-    if o.needed is None:
-        more = f"more than {MAX_TRIALS:,} trials would be needed to decide it"
-    else:
+    why = "but not significant" if above else "but the interval reaches over it"
+    if o.needed is not None:
         more = f"≈{o.needed - o.n_cand} more trials would decide it ({o.needed} in all)"
-    return f"{head} but not significant: {evidence(check, alpha)}); {more}"
+    elif abs(o.diff - check.threshold) <= EPS:
+        more = "the change sits on the threshold: no number of trials decides it at these rates"
+    else:
+        more = f"more than {MAX_TRIALS:,} trials would be needed to decide it"
+    return f"{head} {why}: {evidence(check, alpha)}); {more}"
 
 
 def _row(check: Check) -> list[str]:

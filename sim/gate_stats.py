@@ -1,15 +1,15 @@
 """One comparison of a metric between baseline and candidate, with the test that fits it.
 
-Rates on paired trials (same seeds, same histories): at a +0 threshold the exact McNemar test,
-shown with the interval it inverts (exact, conditional on the discordant pairs); at any other
-threshold Newcombe's paired interval. Unpaired rates: Newcombe's hybrid score interval.
-Counts (tokens, calls, retries): the plain difference of means, since they are deterministic
-for fixed seeds.
+Rates on paired trials (same seeds, same histories): the exact McNemar test and the interval
+it inverts, conditional on the discordant pairs (Clopper-Pearson on worse / discordant, scaled
+by the discordant share); concordant pairs carry no evidence of change, so identical runs give
+[0, 0]. Unpaired rates: Newcombe's hybrid score interval. Counts (tokens, calls, retries): the
+plain difference of means, since they are deterministic for fixed seeds.
 
-The verdict answers "did it get worse by more than the threshold?":
-PASS when the observed change is within the threshold; REGRESSED when it exceeds it and the
-test says so at level alpha; INCONCLUSIVE when it exceeds it but the interval still reaches
-back over the threshold, with the number of trials that would decide it at the same rates.
+Verdicts from the (1 - alpha) interval of the change against the threshold: REGRESSED when it
+lies wholly above (the worsening exceeds the threshold, significantly); PASS when it lies at or
+below; INCONCLUSIVE when it straddles the threshold, with the number of trials that would
+decide it at the observed rates.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sim.stats import mcnemar_exact, mcnemar_interval, newcombe, newcombe_paired, z_for
+from sim.stats import mcnemar_exact, mcnemar_interval, newcombe, z_for
 
 EPS = 1e-12
 MAX_TRIALS = 10_000_000
@@ -90,65 +90,58 @@ def compare_counts(sample: Sample, threshold: float) -> Outcome:
     )
 
 
+def _verdict(lo: float, hi: float, threshold: float) -> Verdict:
+    if lo > threshold + EPS:
+        return Verdict.REGRESSED
+    if hi <= threshold + EPS:
+        return Verdict.PASS
+    return Verdict.INCONCLUSIVE
+
+
+def _decide(
+    interval: Callable[[float], tuple[float, float]], diff: float, threshold: float, n: int
+) -> tuple[Verdict, int | None]:
+    """The verdict, and for an undecided one the trials that would decide it: counts scaled
+    by k keep the observed rates. A change sitting exactly on the threshold never decides."""
+    verdict = _verdict(*interval(1.0), threshold)
+    if verdict is not Verdict.INCONCLUSIVE or abs(diff - threshold) <= EPS or not n:
+        return verdict, None
+    return verdict, _needed(lambda k: _verdict(*interval(k), threshold) is not verdict, n)
+
+
 def compare_rates(sample: Sample, threshold: float, alpha: float) -> Outcome:
-    z = z_for(alpha)
     if sample.paired:
-        return _paired(sample, threshold, alpha, z)
+        return _paired(sample, threshold, alpha)
+    z = z_for(alpha)
     xb, nb = round(sum(sample.base)), len(sample.base)
     xc, nc = round(sum(sample.cand)), len(sample.cand)
     if not nb or not nc:
         return Outcome("Newcombe", nb, nc, 0.0, 0.0, None, None, None, Verdict.INCONCLUSIVE)
-    lo, hi = newcombe(xc, nc, xb, nb, z)
+
+    def interval(k: float) -> tuple[float, float]:
+        return newcombe(round(xc * k), round(nc * k), round(xb * k), round(nb * k), z)
+
     pb, pc = xb / nb, xc / nc
-    verdict = _verdict(pc - pb, threshold, lo > threshold + EPS)
-    needed = None
-    if verdict is Verdict.INCONCLUSIVE:
-
-        def decides(k: float) -> bool:
-            n1, n2 = round(nc * k), round(nb * k)
-            return newcombe(round(xc * k), n1, round(xb * k), n2, z)[0] > threshold + EPS
-
-        needed = _needed(decides, max(nb, nc))
+    verdict, needed = _decide(interval, pc - pb, threshold, max(nb, nc))
+    lo, hi = interval(1.0)
     return Outcome("Newcombe", nb, nc, pb, pc, lo, hi, None, verdict, needed)
 
 
-def _paired(sample: Sample, threshold: float, alpha: float, z: float) -> Outcome:
+def _paired(sample: Sample, threshold: float, alpha: float) -> Outcome:
     n = len(sample.base)
+    if not n:
+        return Outcome("McNemar exact", 0, 0, 0.0, 0.0, None, None, None, Verdict.INCONCLUSIVE)
     both = worse = better = 0
     for b, c in zip(sample.base, sample.cand, strict=True):
         both += bool(b) and bool(c)
         worse += bool(c) and not b
         better += bool(b) and not c
-    neither = n - both - worse - better
-    if not n:
-        return Outcome("McNemar exact", 0, 0, 0.0, 0.0, None, None, None, Verdict.INCONCLUSIVE)
-    p = mcnemar_exact(worse, better)
-    at_zero = abs(threshold) <= EPS
-    if at_zero:
-        test, (lo, hi) = "McNemar exact", mcnemar_interval(worse, better, n, alpha)
-    else:
-        test, (lo, hi) = "Newcombe paired", newcombe_paired(both, worse, better, neither, z)
 
-    def significant(w: int, b: int, bo: int, ne: int) -> bool:
-        if at_zero:
-            return mcnemar_exact(w, b) < alpha
-        return newcombe_paired(bo, w, b, ne, z)[0] > threshold + EPS
+    def interval(k: float) -> tuple[float, float]:
+        return mcnemar_interval(round(worse * k), round(better * k), round(n * k), alpha)
 
-    diff = (worse - better) / n
-    verdict = _verdict(diff, threshold, significant(worse, better, both, neither))
-    needed = None
-    if verdict is Verdict.INCONCLUSIVE:
-        needed = _needed(
-            lambda k: significant(
-                round(worse * k), round(better * k), round(both * k), round(neither * k)
-            ),
-            n,
-        )
+    verdict, needed = _decide(interval, (worse - better) / n, threshold, n)
+    lo, hi = interval(1.0)
+    p = mcnemar_exact(worse, better) if abs(threshold) <= EPS else None
     pb, pc = (both + better) / n, (both + worse) / n
-    return Outcome(test, n, n, pb, pc, lo, hi, p, verdict, needed)
-
-
-def _verdict(diff: float, threshold: float, significant: bool) -> Verdict:
-    if diff <= threshold + EPS:
-        return Verdict.PASS
-    return Verdict.REGRESSED if significant else Verdict.INCONCLUSIVE
+    return Outcome("McNemar exact", n, n, pb, pc, lo, hi, p, verdict, needed)

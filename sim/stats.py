@@ -1,8 +1,9 @@
 """Interval estimates and exact tests for rates; pure Python so the gate path needs no scipy.
 
 The gate compares a candidate with a baseline on the same seeds, so most comparisons are
-paired (exact McNemar, Newcombe's paired interval); unpaired ones fall back to Newcombe's
-hybrid score interval. Each is checked against published values in tests/sim/test_stats.py.
+paired (the exact McNemar test and the interval it inverts); unpaired ones fall back to
+Newcombe's hybrid score interval. Each is checked against published values in
+tests/sim/test_stats.py.
 """
 
 from __future__ import annotations
@@ -51,29 +52,6 @@ def newcombe(x1: int, n1: int, x2: int, n2: int, z: float = Z95) -> tuple[float,
     lower = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     upper = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (max(-1.0, lower), min(1.0, upper))
-
-
-def newcombe_paired(
-    both: int, only1: int, only2: int, neither: int, z: float = Z95
-) -> tuple[float, float]:
-    """Interval for p1 - p2 on paired binary outcomes (Newcombe 1998, paired method 10).
-
-    `both` pairs are positive on both sides, `only1` only on side 1, `only2` only on side 2.
-    The Wilson intervals of the two margins are combined with the phi correlation of the
-    2x2 table, so concordant pairs narrow the interval as they should.
-    """
-    n = both + only1 + only2 + neither
-    if n <= 0:
-        return (-1.0, 1.0)
-    p1, p2 = (both + only1) / n, (both + only2) / n
-    l1, u1 = wilson(both + only1, n, z)
-    l2, u2 = wilson(both + only2, n, z)
-    margins = (both + only1) * (only2 + neither) * (both + only2) * (only1 + neither)
-    phi = (both * neither - only1 * only2) / math.sqrt(margins) if margins else 0.0
-    d = p1 - p2
-    dl = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
-    du = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
-    return (max(-1.0, d - math.sqrt(max(dl, 0.0))), min(1.0, d + math.sqrt(max(du, 0.0))))
 
 
 _EXACT_UP_TO = 2000

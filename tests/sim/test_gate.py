@@ -15,6 +15,7 @@ from sim.cli import main
 from sim.gate import run_gate
 from sim.gate_expr import METRICS, GateError, parse_expr
 from sim.gate_stats import Sample, Verdict, compare_counts, compare_rates
+from sim.stats import mcnemar_interval
 from sim.suite_run import load_outcomes
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "gate"
@@ -33,7 +34,7 @@ def compsim(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 def baselines(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Baseline files written from the fixture runs (what `compsim baseline update` writes)."""
     out = tmp_path_factory.mktemp("baselines")
-    for run in ("compress", "continuity", "forget_two"):
+    for run in ("compress", "continuity", "forget_others"):
         write_baseline(load_outcomes(FIXTURES / run), out / f"{run}.json")
     return out
 
@@ -90,7 +91,8 @@ def test_every_failing_metric_is_listed(
     assert regressed == [
         "REGRESSED: silent_collapse_rate",
         "REGRESSED: collapse_rate",
-        "REGRESSED: tokens_emitted",  # 1040.2 -> 1067.8 tokens is +2.6%
+        "REGRESSED: tokens_emitted",  # 1043.1 -> 1070.8 tokens is +2.7%
+        "REGRESSED: silent_collapse_rate[conditional]",
         "REGRESSED: silent_collapse_rate[ordering]",
         "REGRESSED: silent_collapse_rate[prohibition]",
         "REGRESSED: silent_collapse_rate[value_pin]",
@@ -145,7 +147,7 @@ def test_per_class_regression_hidden_by_an_overall_improvement_exits_1(
     code, out, _ = check(
         capsys,
         "forget_prohibition",
-        baselines / "forget_two.json",
+        baselines / "forget_others.json",
         "--fail",
         "collapse_rate:+0.00",
         "--fail",
@@ -154,11 +156,12 @@ def test_per_class_regression_hidden_by_an_overall_improvement_exits_1(
     assert code == 1
     rows = {ln.split()[1]: ln.split() for ln in out.splitlines() if ln.startswith(("PASS", "REG"))}
     assert rows["collapse_rate"][0] == "PASS"
-    assert rows["collapse_rate"][3:6] == ["1.000", "0.750", "-0.250"]  # overall: better
+    assert rows["collapse_rate"][3:6] == ["1.000", "0.500", "-0.500"]  # overall: better
     assert findings(out) == [
         "REGRESSED: silent_collapse_rate[prohibition] for forgetful(forget=['prohibition']) "
-        "(baseline forgetful(forget=['ordering', 'value_pin'])): 0.000 -> 0.750 (+0.750 > "
-        "+0.000; p<0.0001, McNemar exact on 20 paired trials with a prohibition constraint)"
+        "(baseline forgetful(forget=['ordering', 'value_pin', 'conditional'])): 0.000 -> 0.500 "
+        "(+0.500 > +0.000; p=0.0020, McNemar exact on 20 paired trials with a prohibition "
+        "constraint)"
     ]
 
 
@@ -166,7 +169,7 @@ def test_a_strategy_missing_from_the_candidate_is_inconclusive(
     capsys: pytest.CaptureFixture[str], baselines: Path
 ) -> None:
     code, out, err = check(
-        capsys, "forget_two", baselines / "compress.json", "--fail", "collapse_rate:+0"
+        capsys, "forget_others", baselines / "compress.json", "--fail", "collapse_rate:+0"
     )
     assert code == 3
     assert findings(out) == [
@@ -185,7 +188,7 @@ def test_markdown_and_json_formats(capsys: pytest.CaptureFixture[str], baselines
     doc = json.loads(out)
     assert (code, doc["verdict"], doc["exit_code"]) == (1, "REGRESSED", 1)
     (check,) = doc["checks"]
-    assert check["test"] == "Newcombe paired" and check["paired"] is True
+    assert check["test"] == "McNemar exact" and check["paired"] is True
     assert check["ci"][0] > 0.02 and check["trials_candidate"] == 20
 
 
@@ -294,7 +297,7 @@ def test_ladder_harness_and_suite_mismatches_warn_with_the_difference() -> None:
         "harness version differs: baseline 0.1.0, candidate 9.9.9",
         "suite differs: baseline mini v0, candidate mini v2",
         "case mini: ladder.L3.budget_tokens: 96 -> 64",
-        "case mini: seed: 7 -> 8",
+        "case mini: seed: 2 -> 8",
         "case mini: histories differ (seed, tokenizer, history, constraints), so its trials "
         "are compared unpaired",
     )
@@ -311,23 +314,37 @@ def _paired(worse: int, better: int, both: int, neither: int) -> Sample:
 
 
 def test_paired_verdicts_at_zero_threshold() -> None:
-    assert compare_rates(_paired(0, 0, 5, 95), 0.0, 0.05).verdict is Verdict.PASS
-    assert compare_rates(_paired(3, 5, 5, 87), 0.0, 0.05).verdict is Verdict.PASS
+    same = compare_rates(_paired(0, 0, 5, 95), 0.0, 0.05)  # identical: no discordant pair
+    assert (same.verdict, same.lo, same.hi) == (Verdict.PASS, 0.0, 0.0)
+    assert compare_rates(_paired(0, 12, 0, 88), 0.0, 0.05).verdict is Verdict.PASS  # better
     out = compare_rates(_paired(12, 2, 0, 86), 0.0, 0.05)
     assert out.verdict is Verdict.REGRESSED and out.p == pytest.approx(0.012939453125)
     out = compare_rates(_paired(5, 0, 0, 95), 0.0, 0.05)  # p = 0.0625
     # at the same 5% rate, 110 trials hold 5.5 -> 6 worse pairs: p = 0.031
     assert out.verdict is Verdict.INCONCLUSIVE and out.needed == 110
+    on = compare_rates(_paired(3, 3, 0, 94), 0.0, 0.05)  # a shuffle: no net change
+    assert on.verdict is Verdict.INCONCLUSIVE and on.needed is None
 
 
-def test_paired_threshold_uses_the_newcombe_interval() -> None:
-    # +8% observed, threshold 2%: decided only when the interval clears 0.02
+def test_an_undecided_improvement_says_when_it_would_pass() -> None:
+    out = compare_rates(_paired(3, 5, 5, 87), 0.0, 0.05)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.hi is not None and out.hi > 0
+    assert out.needed is not None
+    k = out.needed / 100
+    assert mcnemar_interval(round(3 * k), round(5 * k), out.needed)[1] <= 0
+    k = (out.needed - 1) / 100
+    assert mcnemar_interval(round(3 * k), round(5 * k), out.needed - 1)[1] > 0
+
+
+def test_paired_threshold_uses_the_exact_conditional_interval() -> None:
+    # +8% observed against a 2% threshold: decided only when the interval clears 0.02
     out = compare_rates(_paired(10, 2, 10, 78), 0.02, 0.05)
-    assert out.test == "Newcombe paired" and out.lo is not None
-    assert out.verdict is (Verdict.REGRESSED if out.lo > 0.02 else Verdict.INCONCLUSIVE)
+    assert (out.test, out.p, out.verdict) == ("McNemar exact", None, Verdict.INCONCLUSIVE)
+    assert out.lo is not None and out.lo < 0.02 < 0.08
     out = compare_rates(_paired(40, 8, 40, 312), 0.02, 0.05)
     assert out.verdict is Verdict.REGRESSED and out.lo is not None and out.lo > 0.02
-    assert compare_rates(_paired(2, 1, 10, 87), 0.02, 0.05).verdict is Verdict.PASS
+    assert compare_rates(_paired(0, 0, 10, 90), 0.02, 0.05).verdict is Verdict.PASS
+    assert compare_rates(_paired(1, 0, 10, 389), 0.02, 0.05).verdict is Verdict.PASS
 
 
 def test_unpaired_rates_use_newcombe() -> None:
@@ -337,6 +354,8 @@ def test_unpaired_rates_use_newcombe() -> None:
     close = Sample(False, (1.0,) * 10 + (0.0,) * 30, (1.0,) * 14 + (0.0,) * 26)
     out = compare_rates(close, 0.0, 0.05)
     assert out.verdict is Verdict.INCONCLUSIVE and out.needed is not None and out.needed > 40
+    same = Sample(False, (1.0,) * 10 + (0.0,) * 30, (1.0,) * 10 + (0.0,) * 30)
+    assert compare_rates(same, 0.0, 0.05).verdict is Verdict.INCONCLUSIVE  # cannot prove +0
 
 
 def test_counts_compare_the_plain_difference() -> None:

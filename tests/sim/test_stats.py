@@ -15,7 +15,6 @@ from sim.stats import (
     mcnemar_exact,
     mcnemar_interval,
     newcombe,
-    newcombe_paired,
     wilson,
     z_for,
 )
@@ -56,27 +55,6 @@ def test_wilson_without_trials_is_uninformative() -> None:
 )
 def test_newcombe_unpaired(x1: int, n1: int, x2: int, n2: int, lo: float, hi: float) -> None:
     assert newcombe(x1, n1, x2, n2) == pytest.approx((lo, hi), abs=1e-12)
-
-
-def test_newcombe_paired_textbook_example() -> None:
-    # Newcombe (1998, paired data), method 10; also in Altman et al., "Statistics with
-    # Confidence", ch. 6: a=36, b=12, c=2, d=0 gives 0.2 with 95% CI 0.0569 to 0.3404.
-    lo, hi = newcombe_paired(36, 12, 2, 0)
-    assert (round(lo, 4), round(hi, 4)) == (0.0569, 0.3404)
-
-
-def test_newcombe_paired_is_antisymmetric_and_narrower_than_unpaired() -> None:
-    lo, hi = newcombe_paired(20, 9, 2, 69)
-    lo2, hi2 = newcombe_paired(20, 2, 9, 69)
-    assert (lo2, hi2) == pytest.approx((-hi, -lo))
-    ulo, uhi = newcombe(29, 100, 22, 100)
-    assert hi - lo < uhi - ulo  # concordant pairs carry information
-
-
-def test_newcombe_paired_identical_outcomes_straddle_zero() -> None:
-    lo, hi = newcombe_paired(10, 0, 0, 90)
-    assert lo < 0 < hi
-    assert lo == pytest.approx(-hi)
 
 
 @pytest.mark.parametrize(
