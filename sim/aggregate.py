@@ -18,6 +18,7 @@ import pandas as pd
 from sim.frames import (
     DEPTH_BINS,
     KEYS,
+    checked,
     depth_bin,
     facts_frame,
     level_order,
@@ -226,7 +227,7 @@ def aggregate(
     """All tables from trial rows, grouped by cell × strategy (in the given orders, if any).
     `depth_groups` (cell -> group, sim.runview) pools the cells of a depth sweep in the depth
     tables, whose `cell` column then holds the group."""
-    rows = ordered(rows, strategies, cells)
+    rows = ordered(checked(rows), strategies, cells)
     trials = trials_frame(rows)
     facts = facts_frame(rows)
     facts["depth_bin"] = [depth_bin(d, depth_bins) for d in facts["depth"]]

@@ -28,6 +28,10 @@ class RegistryError(UserError):
     """An unknown strategy or summarizer name; the message lists the valid ones."""
 
 
+class ReportError(UserError):
+    """Trial rows the report cannot read, or an output file it cannot write."""
+
+
 class CompactionFailure(CompactionSimError):
     """A compaction call that could not produce a valid level: always loud."""
 

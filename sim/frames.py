@@ -8,10 +8,38 @@ from typing import Any
 
 import pandas as pd
 
+from sim.errors import ReportError
+
 KEYS = ("cell", "strategy")
 AT_FLOOR = frozenset({"actionable", "verbatim"})
 DEPTH_BINS = 5
 _NESTED = ("levels", "facts", "violations")
+
+
+ROW_FIELDS = ("trial_id", "strategy", "collapsed", "silent", "loud", "levels", "facts")
+FACT_FIELDS = ("fact_id", "cls", "depth", "superseded", "grades", "lost", "loud")
+
+
+def checked(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows, after checking each has what the aggregates read: a hand-edited or foreign
+    trials.jsonl fails here in one line, not deep inside pandas."""
+    out = list(rows)
+    for i, r in enumerate(out, 1):
+        if not isinstance(r, dict):
+            raise ReportError(f"trial row {i}: not an object (got {type(r).__name__})")
+        need = ("trial_id", "strategy") if r.get("error") else ROW_FIELDS
+        for key in need:
+            if key not in r:
+                raise ReportError(f"trial row {i} ({r.get('trial_id', '?')}): no field {key!r}")
+        levels = r.get("levels") or []
+        for f in r.get("facts") or []:
+            missing = [k for k in FACT_FIELDS if k not in f]
+            if missing or len(f["grades"]) != len(levels):
+                what = f"no field {missing[0]!r}" if missing else "grades do not match levels"
+                raise ReportError(
+                    f"trial row {i} ({r['trial_id']}): fact {f.get('fact_id', '?')}: {what}"
+                )
+    return out
 
 
 def ordered(

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from sim.aggregate import Aggregates
 from sim.runview import RunLike, aggregate_run
+from sim.tables import write_file
 
 FORMATS = ("png", "svg")
 RC: dict[Any, Any] = {"svg.hashsalt": "compaction-sim", "svg.fonttype": "path", "font.size": 9.0}
@@ -274,16 +275,11 @@ def figures(agg: Aggregates) -> Iterator[tuple[str, str, Figure]]:
 def write_figures(agg: Aggregates, out_dir: str | Path) -> list[Path]:
     """Every plot as PNG and SVG under `out_dir`; returns the paths written."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for stem, _, fig in figures(agg):
-        for fmt in FORMATS:
-            path = out / f"{stem}.{fmt}"
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_bytes(render(fig, fmt))
-            tmp.replace(path)
-            paths.append(path)
-    return paths
+    return [
+        write_file(out / f"{stem}.{fmt}", render(fig, fmt))
+        for stem, _, fig in figures(agg)
+        for fmt in FORMATS
+    ]
 
 
 def write_plots(run: RunLike, out_dir: str | Path) -> list[Path]:

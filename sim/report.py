@@ -21,6 +21,7 @@ import pandas as pd
 from sim.aggregate import Aggregates
 from sim.plots import CAPTIONS, figures, render
 from sim.runview import RunLike, aggregate_run, run_view
+from sim.tables import write_file
 from sim.viewer import MARKUP, SCRIPT, STYLE, script_json, trace_payload
 
 PAGE_STYLE = """
@@ -291,11 +292,5 @@ def render_report(
 
 def write_report(run: RunLike, path: str | Path, *, plots: bool = True) -> Path:
     """`compsim report`'s entry point: the run's report.html, written atomically."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(
-        render_report(run.rows(), run.traces, run.manifest, plots=plots), encoding="utf-8"
-    )
-    tmp.replace(out)
-    return out
+    html = render_report(run.rows(), run.traces, run.manifest, plots=plots)
+    return write_file(Path(path), html.encode("utf-8"))

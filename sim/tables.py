@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from sim.errors import ReportError
+from sim.store import atomic_write
+
 if TYPE_CHECKING:
     from sim.aggregate import Aggregates
 
@@ -144,16 +147,22 @@ def format_all(agg: Aggregates) -> str:
 CSV_TABLES = ("summary", "survival", "blame", "by_class", "by_depth", "depth_level", "diagnosis")
 
 
+def write_file(path: Path, data: bytes) -> Path:
+    """Write a whole output file atomically (the old file or the new, never half); a directory
+    that cannot be written is a one-line ReportError naming it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return path
+
+
 def write_csv(agg: Aggregates, out_dir: str | Path) -> list[Path]:
     """One CSV per table; floats to 6 significant digits so equal data gives equal bytes."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in CSV_TABLES:
-        path = out / f"{name}.csv"
         df: pd.DataFrame = getattr(agg, name)
-        tmp = path.with_suffix(".csv.tmp")
-        df.to_csv(tmp, index=False, float_format="%.6g", lineterminator="\n")
-        tmp.replace(path)
-        paths.append(path)
+        text = df.to_csv(index=False, float_format="%.6g", lineterminator="\n")
+        paths.append(write_file(Path(out_dir) / f"{name}.csv", text.encode("utf-8")))
     return paths

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from sim.aggregate import aggregate, facts_frame, retry_tokens, summarize
+from sim.errors import ReportError
 from sim.runview import aggregate_run, run_view
 from sim.tables import align, format_all, format_table, write_csv
 
@@ -290,3 +291,23 @@ def test_depth_groups_pool_the_cells_of_a_depth_sweep() -> None:
     assert list(agg.by_depth["depth_bin"]) == ["0.0-0.2", "0.8-1.0"]
     assert list(agg.by_depth["collapsed_rate"]) == [1.0, 0.0]
     assert set(agg.summary["cell"]) == {"depths=[0.1]", "depths=[0.9]"}  # rates stay per cell
+
+
+def test_a_malformed_row_is_one_line_naming_the_row_and_field() -> None:
+    rows = ten_trials()
+    del rows[3]["facts"]
+    with pytest.raises(ReportError, match=r"^trial row 4 \(000001:b\): no field 'facts'$"):
+        aggregate(rows)
+    rows = ten_trials()
+    rows[0]["facts"][0]["grades"] = ["verbatim"]
+    with pytest.raises(ReportError, match="fact f1: grades do not match levels"):
+        aggregate(rows)
+
+
+def test_an_unwritable_output_is_one_line_naming_the_path(tmp_path: Any) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(
+        ReportError, match=r"file/csv/summary.csv: cannot write \(Not a directory\)$"
+    ):
+        write_csv(aggregate(ten_trials()), blocker / "csv")
