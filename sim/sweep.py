@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sim.errors import UserError
 from sim.records import trace_row, trial_row
 from sim.scenario import Scenario
 from sim.store import dumps
@@ -97,7 +98,8 @@ def _error_record(scenario: Scenario, spec: TrialSpec, key: str, error: str) -> 
 
 def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
     """Every strategy of the cell on one trial; an unexpected exception becomes that
-    strategy's error row (or every strategy's, when the history itself failed)."""
+    strategy's error row (or every strategy's, when the history itself failed). A UserError
+    is bad input, not a trial outcome: it stops the run (the units on disk stay resumable)."""
     rows: list[dict[str, Any]] = []
     traces: list[dict[str, Any]] = []
     first: str | None = None
@@ -106,6 +108,8 @@ def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
     before = usage()
     try:
         history = trial_history(scenario, spec.trial)
+    except UserError:
+        raise  # bad input (a missing key variable, a read-only cache miss): stop the run, exit 2
     except Exception as exc:
         first = _error_text(exc)
     for name, args in scenario.strategy_specs():
@@ -117,6 +121,8 @@ def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
                     scenario, history, spec.trial, name, args,
                     keep_text=spec.keep_text, cell=spec.cell,
                 )  # fmt: skip
+            except UserError:
+                raise
             except Exception as exc:
                 error = _error_text(exc)
                 first = first or error
