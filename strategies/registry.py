@@ -7,9 +7,10 @@ what ran and can rebuild it. Third parties register through the entry-point grou
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from sim.errors import RegistryError
 
@@ -33,6 +34,12 @@ def strategy(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
             except TypeError as exc:
                 raise RegistryError(f"strategy {name!r}: {exc}") from None
             bound.apply_defaults()
+            hints = _hints(factory)
+            for arg, value in bound.arguments.items():
+                if arg in hints and not _fits(value, hints[arg]):
+                    raise RegistryError(
+                        f"strategy {name!r}: {arg}={value!r}: expected {_show(hints[arg])}"
+                    )
             instance = factory(*bound.args, **bound.kwargs)
             instance.name = name  # type: ignore[attr-defined]
             instance.args = dict(bound.arguments)  # type: ignore[attr-defined]
@@ -44,6 +51,43 @@ def strategy(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
         return build
 
     return register
+
+
+def _hints(factory: Callable[..., Any]) -> dict[str, Any]:
+    try:
+        return get_type_hints(factory)
+    except (NameError, TypeError):  # an annotation this module cannot resolve: not checked
+        return {}
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a scenario value has the type a factory argument declares (bool is not a
+    number here, an int is a float); annotations other than these are not checked, so a
+    third-party factory still gets its own arguments."""
+    origin = get_origin(hint)
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, h) for h in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    return True
+
+
+def _show(hint: Any) -> str:
+    if get_origin(hint) is Literal:
+        return " or ".join(repr(a) for a in get_args(hint))
+    if get_origin(hint) in (Union, types.UnionType):
+        return " or ".join(_show(h) for h in get_args(hint))
+    return "None" if hint is type(None) else getattr(hint, "__name__", str(hint))
 
 
 def _load_entry_points() -> None:
