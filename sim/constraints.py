@@ -416,9 +416,10 @@ def near_miss(rng: np.random.Generator, planted: PlantedText) -> Near:
     or names the fact's object with an unrelated action: a substring grader's trap."""
     other = _pick(rng, _OTHER_OBJECTS)
     fact = planted.fact
-    action = fact.group("action").forms[0]
+    action = next((g.forms[0] for g in fact.anchors if g.role == "action"), None)
     topic = fact.topic.forms[0]
-    if rng.random() < 0.5:
+    # a custom fact may have no action group: then only the object-based near miss fits
+    if rng.random() < 0.5 and action is not None:
         cond = next((g.forms[0] for g in fact.anchors if g.role == "condition"), "later")
         return Near((f"Do not {action} the {other} {cond}.", f"{_cap(other)} on hold."))
     return Near(
