@@ -52,14 +52,19 @@ def _ci(r: Any, name: str) -> str:
     return f"{_pct(r[f'{name}_rate'])} [{_pct(r[f'{name}_lo'])}, {_pct(r[f'{name}_hi'])}]"
 
 
-def table(head: Sequence[str], rows: Iterable[Sequence[object]], numeric: int = 0) -> str:
-    """An HTML table, every cell escaped; columns from `numeric` on are right-aligned."""
+def table(head: Sequence[str], rows: Iterable[Sequence[object]], numeric: int | None = None) -> str:
+    """An HTML table, every cell escaped; columns from `numeric` on are right-aligned. A `cell`
+    column that is empty throughout (a run without a sweep) is left out."""
+    rows = [list(r) for r in rows]
+    if head and head[0] == "cell" and all(str(r[0]) == "" for r in rows):
+        head, rows = head[1:], [r[1:] for r in rows]
+        numeric = None if numeric is None else max(numeric - 1, 0)
     out = ["<table><thead><tr>", *(f"<th>{escape(str(h))}</th>" for h in head), "</tr></thead>"]
     out.append("<tbody>")
     for row in rows:
         cells = (
             f'<td class="n">{escape(str(v))}</td>'
-            if numeric and i >= numeric
+            if numeric is not None and i >= numeric
             else f"<td>{escape(str(v))}</td>"
             for i, v in enumerate(row)
         )
@@ -172,9 +177,9 @@ def _spec(manifest: dict[str, Any]) -> str:
     ladder = scenario.get("ladder") or []
     if ladder:
         out.append("<h3>Ladder</h3>")
-        rows = [[lv.get("name"), lv.get("budget_tokens"), lv.get("group_size", 0) or "all",
-                 lv.get("instruction") or "(strategy's)"] for lv in ladder]  # fmt: skip
-        out.append(table(["level", "budget (tokens)", "group size", "instruction"], rows, 1))
+        rows = [[lv.get("name"), lv.get("instruction") or "(strategy's)", lv.get("budget_tokens"),
+                 lv.get("group_size", 0) or "all"] for lv in ladder]  # fmt: skip
+        out.append(table(["level", "instruction", "budget (tokens)", "group size"], rows, 2))
     cells = [c for c in manifest.get("cells") or () if isinstance(c, dict)]
     if len(cells) > 1:
         out.append("<h3>Cells</h3>")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sim.report import render_report, write_report
+from sim.report import render_report, table, write_report
 from sim.viewer import SCRIPT, script_json, trace_payload
 from tests.sim.report_fixtures import CELL, FakeRun, manifest, tiny_run
 
@@ -136,3 +136,11 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     ).stdout.decode()
     assert 'class="tv-col"' in dom  # the viewer's script ran under the page's CSP
     assert "<mark" in dom
+
+
+def test_tables_escape_cells_and_drop_an_empty_cell_column() -> None:
+    html = table(["cell", "strategy", "n"], [["", "<b>x</b>", 3]], numeric=2)
+    assert "<th>cell</th>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    assert '<td class="n">3</td>' in html
+    kept = table(["cell", "strategy"], [["depths=[0.5]", "a"]])
+    assert "<th>cell</th>" in kept and 'class="n"' not in kept
