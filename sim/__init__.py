@@ -38,11 +38,16 @@ if TYPE_CHECKING:
     from sim.generate import Placement as Placement
     from sim.generate import generate_history as generate_history
     from sim.grade import grade_text as grade_text
+    from sim.grid import Cell as Cell
+    from sim.grid import Grid as Grid
+    from sim.grid import load_grid as load_grid
     from sim.plots import write_plots as write_plots
     from sim.report import render_report as render_report
     from sim.report import write_report as write_report
     from sim.results import Run as Run
     from sim.results import load_run as load_run
+    from sim.runner import RunResult as RunResult
+    from sim.runner import run_grid as run_grid
     from sim.runview import aggregate_run as aggregate_run
     from sim.scenario import Scenario as Scenario
     from sim.scenario import load_scenario as load_scenario
@@ -54,6 +59,11 @@ if TYPE_CHECKING:
     from sim.summarizers import Summarizer as Summarizer
     from sim.summarizers import SummaryRequest as SummaryRequest
     from sim.summarizers import SummaryResult as SummaryResult
+    from sim.sweep import Executor as Executor
+    from sim.sweep import InProcessExecutor as InProcessExecutor
+    from sim.sweep import LocalExecutor as LocalExecutor
+    from sim.sweep import TrialSpec as TrialSpec
+    from sim.sweep import UnitResult as UnitResult
     from sim.tables import format_all as format_all
     from sim.tables import write_csv as write_csv
     from sim.tokens import Tokenizer as Tokenizer
@@ -131,6 +141,16 @@ _EXPORTS: dict[str, str] = {
     "RecallFloorViolation": "sim.errors",
     "RegistryError": "sim.errors",
     "Run": "sim.results",
+    "RunResult": "sim.runner",
+    "Cell": "sim.grid",
+    "Grid": "sim.grid",
+    "Executor": "sim.sweep",
+    "InProcessExecutor": "sim.sweep",
+    "LocalExecutor": "sim.sweep",
+    "TrialSpec": "sim.sweep",
+    "UnitResult": "sim.sweep",
+    "load_grid": "sim.grid",
+    "run_grid": "sim.runner",
     "Scenario": "sim.scenario",
     "ScenarioError": "sim.errors",
     "SimParams": "sim.summarizers",
