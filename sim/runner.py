@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,14 @@ def open_run(
     if resume:
         expected = build_manifest(grid, out.name, traces) if grid is not None else None
         writer = RunWriter.resume(out, expected)
+        from sim import __version__
+
+        if writer.manifest.harness_version != __version__:
+            warnings.warn(
+                f"--resume {out}: started by compaction-sim {writer.manifest.harness_version}, "
+                f"continued by {__version__}; rows may differ between versions",
+                stacklevel=2,
+            )
         return writer, grid_from_manifest(writer.manifest)
     if grid is None:
         raise RunStoreError("a scenario is needed to start a run")
