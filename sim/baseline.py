@@ -26,7 +26,7 @@ from pydantic import (
 
 from sim.errors import UserError
 from sim.outcomes import CaseOutcomes, FactState, SuiteOutcomes, TrialOutcome
-from sim.suite_run import write_json_atomic
+from sim.store import atomic_write
 
 BASELINE_VERSION = 1
 TRIAL_COLUMNS = (
@@ -207,7 +207,7 @@ def write_baseline(outcomes: SuiteOutcomes, path: Path) -> int:
     """Write atomically; returns the size in bytes."""
     text = render(to_document(outcomes))
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(path, text)
+    atomic_write(path, text.encode("utf-8"))
     return len(text.encode("utf-8"))
 
 

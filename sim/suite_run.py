@@ -10,8 +10,6 @@ baseline file, so `compsim check` and `compsim baseline update` take any of them
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.outcomes import CaseOutcomes, SuiteOutcomes, group_rows
 from sim.results import SUMMARY_JSON, Run, RunStoreError, load_run
+from sim.store import atomic_write
 
 SUITE_RUN_VERSION = 1
 SUITE_JSON = "suite.json"
@@ -52,22 +51,8 @@ class SuiteRunManifest(_Model):
     """The cases, in suite order."""
 
 
-def write_json_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: readers never see half."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_suite_manifest(out: Path, manifest: SuiteRunManifest) -> None:
-    write_json_atomic(out / SUITE_JSON, json.dumps(manifest.model_dump(), indent=2) + "\n")
+    atomic_write(out / SUITE_JSON, (json.dumps(manifest.model_dump(), indent=2) + "\n").encode())
 
 
 def read_suite_manifest(out: Path) -> SuiteRunManifest:

@@ -19,13 +19,13 @@ from sim.errors import UserError
 from sim.gate_report import table
 from sim.manifest import spec_hash
 from sim.runner import run_grid
+from sim.store import atomic_write
 from sim.suite import DEFAULT_SUITE, Suite, load_suite
 from sim.suite_run import (
     SUITE_JSON,
     SuiteRunCase,
     SuiteRunManifest,
     load_outcomes,
-    write_json_atomic,
     write_suite_manifest,
 )
 
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     outcomes = load_outcomes(out)
     summary = {name: case.summaries() for name, case in outcomes.cases.items()}
-    write_json_atomic(out / SUMMARY, json.dumps(summary, indent=1) + "\n")
+    atomic_write(out / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     for name, per in summary.items():
         print(f"\n{name}")
         rows = [
