@@ -36,7 +36,9 @@ class SummarizerConfig(BaseModel):
     revision: str = Field("", max_length=200, description="http: model revision, for the key.")
     send_seed: bool = Field(True, description="http: send `seed` (some servers reject it).")
     model_path: str | None = Field(None, description="local: model folder or .gguf file.")
-    threads: int | None = Field(None, ge=1, le=1024, description="local: torch CPU threads.")
+    threads: int | None = Field(
+        None, ge=1, le=1024, description="local: torch CPU threads per worker (default 1)."
+    )
     context_tokens: int | None = Field(None, ge=256, le=10_000_000)
     cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
     cache_mode: Literal["read-write", "read-only", "off"] = "read-write"

@@ -75,8 +75,9 @@ class HfChatModel:
         folder, gguf, files = _weights(path)
         torch, transformers = _import()
         self._torch = torch
-        if settings.threads:
-            torch.set_num_threads(settings.threads)
+        # one thread per process unless told otherwise: sweeps parallelize with worker
+        # processes, and two OpenMP threads per worker on a busy 2-core machine ran 7x slower
+        torch.set_num_threads(settings.threads or 1)
         kwargs: dict[str, Any] = {"trust_remote_code": False, "local_files_only": True}
         if gguf:
             kwargs["gguf_file"] = gguf

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
 from sim.engine import rng_for
 from sim.errors import RegistryError, UserError

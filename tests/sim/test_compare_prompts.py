@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_prompt_of() -> None:
     assert prompt_of({"instruction": "file:prompts/continuity.txt"}, []) == "continuity"
     assert prompt_of({"instruction": "compress"}, []) == "compress"
-    levels = [{"instruction": None}, {"instruction": "file:p/structured.txt"}]
+    levels: list[dict[str, Any]] = [
+        {"instruction": None},
+        {"instruction": "file:p/structured.txt"},
+    ]
     assert prompt_of({"instruction": None}, levels) == "structured"
     assert prompt_of({}, [{}]) == "default"
 

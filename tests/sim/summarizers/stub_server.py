@@ -92,7 +92,7 @@ class Stub:
     @property
     def base_url(self) -> str:
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host!s}:{port}/v1"
 
     def __enter__(self) -> Stub:
         self.thread.start()

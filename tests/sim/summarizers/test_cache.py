@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from sim.summarizers.cache import CacheError, CallCache, CallKey, open_cache
 from sim.summarizers.model import Completion
 
 
-def key(i: int = 0, **kw: object) -> CallKey:
+def key(i: int = 0, **kw: Any) -> CallKey:
     fields: dict[str, object] = {
         "backend": "http",
         "identity": (("base_url", "http://127.0.0.1:8080/v1"), ("model", "m"), ("revision", "")),
@@ -49,7 +50,7 @@ def test_round_trip_and_stats(tmp_path: Path) -> None:
         {"repeat": 1},
     ],
 )
-def test_every_key_field_matters(tmp_path: Path, change: dict[str, object]) -> None:
+def test_every_key_field_matters(tmp_path: Path, change: dict[str, Any]) -> None:
     cache = CallCache(tmp_path / "c.sqlite")
     cache.put(key(), Completion("x"))
     assert cache.get(key(**change)) is None

@@ -39,7 +39,7 @@ def build_tiny_model(folder: Path, quiet: bool = False, seed: int = 0) -> Path:
         show_progress=False,
     )
     tok.train_from_iterator(CORPUS * 20, trainer)
-    fast = PreTrainedTokenizerFast(
+    fast = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call,unused-ignore]
         tokenizer_object=tok, bos_token="<|bos|>", eos_token="<|eos|>", pad_token="<|eos|>"
     )
     fast.chat_template = CHAT_TEMPLATE
