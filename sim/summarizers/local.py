@@ -11,6 +11,8 @@ memoizes it); its tokenizer counts tokens when the scenario says `tokenizer = "m
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -44,8 +46,17 @@ def weights_sha256(path: Path, size: int, mtime_ns: int) -> str:
     return h.hexdigest()
 
 
+_FOLDER_FILES = (
+    "config.json",
+    "generation_config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "chat_template.jinja",
+)
+
+
 def _weights(path: Path) -> tuple[Path, str | None, list[Path]]:
-    """(folder to load from, gguf file name or None, weight files to hash)."""
+    """(folder to load from, gguf file name or None, files whose bytes decide the answers)."""
     if path.is_file() and path.suffix == ".gguf":
         return path.parent, path.name, [path]
     if path.is_dir():
@@ -54,7 +65,7 @@ def _weights(path: Path) -> tuple[Path, str | None, list[Path]]:
             pickled = sorted(p.name for p in path.glob("*.bin"))
             extra = f" (found {', '.join(pickled)}: pickle weights are refused)" if pickled else ""
             raise UserError(f"summarizer.model_path: {path} has no .safetensors weights{extra}")
-        return path, None, files
+        return path, None, files + [path / n for n in _FOLDER_FILES if (path / n).exists()]
     raise UserError(f"summarizer.model_path: {path} is neither a model folder nor a .gguf file")
 
 
@@ -67,63 +78,107 @@ def _import() -> tuple[Any, Any]:
     return torch, transformers
 
 
+def _window(folder: Path) -> int | None:
+    try:
+        value = json.loads((folder / "config.json").read_text(encoding="utf-8")).get(
+            "max_position_embeddings"
+        )
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, int) and value > 0 else None
+
+
 class HfChatModel:
+    """Identity, context window and (for folders) the tokenizer come from the files alone;
+    torch and the weights load on the first generation, so a replay from the cache never
+    pays for them."""
+
     backend = "hf"
 
     def __init__(self, settings: LocalSettings) -> None:
-        path = Path(settings.model_path).expanduser()
-        folder, gguf, files = _weights(path)
+        self.settings = settings
+        self.path = Path(settings.model_path).expanduser()
+        self._folder, self._gguf, files = _weights(self.path)
+        window = None if self._gguf else _window(self._folder)
+        self.context_tokens = min(settings.context_tokens or DEFAULT_CONTEXT, window or 1 << 30)
+        self.max_input_tokens = self.context_tokens * 3 // 5
+        self._name = self.path.name
+        self._revision = hashlib.sha256(
+            "+".join(
+                weights_sha256(f, f.stat().st_size, f.stat().st_mtime_ns) for f in files
+            ).encode()
+        ).hexdigest()[:16]
+        self.generated_tokens = 0
+        self.loaded = False
+        self._counter: MemoCounter | None = None
+        self.tokenizer: Any = None
+
+    def identity(self) -> dict[str, str]:
+        return {"model": self._name, "revision": self._revision}
+
+    def _kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"trust_remote_code": False, "local_files_only": True}
+        if self._gguf:
+            kwargs["gguf_file"] = self._gguf
+        return kwargs
+
+    def _load(self) -> None:
+        if self.loaded:
+            return
         torch, transformers = _import()
         self._torch = torch
         # one thread per process unless told otherwise: sweeps parallelize with worker
         # processes, and two OpenMP threads per worker on a busy 2-core machine ran 7x slower
-        torch.set_num_threads(settings.threads or 1)
-        kwargs: dict[str, Any] = {"trust_remote_code": False, "local_files_only": True}
-        if gguf:
-            kwargs["gguf_file"] = gguf
+        torch.set_num_threads(self.settings.threads or 1)
+        kwargs = self._kwargs()
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), **kwargs)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(self._folder), **kwargs)
             model_kwargs = dict(kwargs, dtype=torch.float32)
-            if not gguf:
+            if not self._gguf:
                 model_kwargs["use_safetensors"] = True
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                str(folder), **model_kwargs
+                str(self._folder), **model_kwargs
             ).eval()
         except (OSError, ValueError) as exc:
-            raise UserError(f"summarizer.model_path: {path}: cannot load ({exc})") from None
-        window = getattr(self.model.config, "max_position_embeddings", None) or DEFAULT_CONTEXT
-        self.context_tokens = min(settings.context_tokens or DEFAULT_CONTEXT, int(window))
-        self.max_input_tokens = self.context_tokens * 3 // 5
+            raise UserError(f"summarizer.model_path: {self.path}: cannot load ({exc})") from None
+        window = getattr(self.model.config, "max_position_embeddings", None)
+        if window:
+            self.context_tokens = min(self.context_tokens, int(window))
         self.chat = bool(getattr(self.tokenizer, "chat_template", None))
-        self._name = path.name
-        self._revision = "+".join(
-            weights_sha256(f, f.stat().st_size, f.stat().st_mtime_ns)[:16] for f in files
-        )
-        self.generated_tokens = 0
-        self._counter: MemoCounter | None = None
         eos = getattr(self.model.generation_config, "eos_token_id", None)
         ids = eos if isinstance(eos, list) else [eos]
         self._eos = {int(i) for i in [*ids, self.tokenizer.eos_token_id] if i is not None}
         pad = self.tokenizer.pad_token_id
         self._pad = pad if pad is not None else min(self._eos, default=0)
-
-    def identity(self) -> dict[str, str]:
-        return {
-            "model": self._name,
-            "revision": self._revision,
-            "template": "chat" if self.chat else "plain",
-        }
+        self.loaded = True
 
     def counter(self) -> MemoCounter:
-        """The model's own tokenizer as a token counter (one memo per process)."""
+        """The model's own tokenizer as a token counter (one memo per process): straight from
+        tokenizer.json when the folder has one (no torch), else through transformers."""
         if self._counter is None:
-            tok = self.tokenizer
-            self._counter = MemoCounter(
-                f"hf:{self._name}",
-                lambda s: len(tok.encode(s, add_special_tokens=False)),
-                additive_lines=False,
-            )
+            encode_len = self._tokenizer_json() or self._hf_encode_len()
+            self._counter = MemoCounter(f"hf:{self._name}", encode_len, additive_lines=False)
         return self._counter
+
+    def _tokenizer_json(self) -> Callable[[str], int] | None:
+        path = self._folder / "tokenizer.json"
+        if self._gguf or not path.exists():
+            return None
+        try:
+            from tokenizers import Tokenizer  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            return None
+        tok = Tokenizer.from_file(str(path))
+        return lambda s: len(tok.encode(s, add_special_tokens=False).ids)
+
+    def _hf_encode_len(self) -> Callable[[str], int]:
+        if self.tokenizer is None:
+            _, transformers = _import()
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                str(self._folder), **self._kwargs()
+            )
+        tok = self.tokenizer
+        return lambda s: len(tok.encode(s, add_special_tokens=False))
 
     def _encode(self, prompt: str) -> Any:
         if self.chat:
@@ -136,6 +191,7 @@ class HfChatModel:
         return self.tokenizer(prompt, return_tensors="pt")
 
     def complete(self, prompt: str, params: GenParams, rng: np.random.Generator) -> Completion:
+        self._load()
         torch = self._torch
         enc = self._encode(prompt)
         n_in = int(enc["input_ids"].shape[1])

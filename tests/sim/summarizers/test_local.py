@@ -27,8 +27,10 @@ def test_missing_extra_names_the_install_command(
 ) -> None:
     (tmp_path / "model.safetensors").write_bytes(b"")
     monkeypatch.setitem(sys.modules, "torch", None)
+    model = HfChatModel(LocalSettings(str(tmp_path)))  # files only: no torch needed yet
+    assert model.identity()["model"] == tmp_path.name
     with pytest.raises(UserError, match=r"install with: pip install 'compaction-sim\[hf\]'"):
-        HfChatModel(LocalSettings(str(tmp_path)))
+        model.complete("hi", GenParams(max_tokens=4), np.random.default_rng(0))
 
 
 def test_pickle_weights_are_refused(tmp_path: Path) -> None:
@@ -59,8 +61,11 @@ def test_greedy_generation_is_deterministic_and_reports_its_cap(
     assert first == again
     assert first.finish_reason == "length" and first.completion_tokens == 24
     assert first.prompt_tokens and first.prompt_tokens > 5
-    identity = model.identity()
-    assert identity["template"] == "chat" and len(identity["revision"]) == 16
+    assert model.chat and len(model.identity()["revision"]) == 16
+    # the tokenizer.json counter (no torch) counts like the transformers tokenizer
+    counter = model.counter()
+    for text in ("Do not rotate the credential after step 4.\n", "tool: exit code 0", ""):
+        assert counter.count(text) == len(model.tokenizer.encode(text, add_special_tokens=False))
     quiet = load_local(LocalSettings(str(tiny_models["quiet"]), threads=1))
     stopped = quiet.complete("Summarize: hi", params, np.random.default_rng(0))
     assert (stopped.text, stopped.finish_reason) == ("", "stop")
