@@ -186,7 +186,7 @@ def render_markdown(report: GateReport, refs: Sequence[dict[str, Any]], title: s
 
     def md_table(h: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
         out = ["| " + " | ".join(h) + " |", "|" + "---|" * len(h)]
-        return out + ["| " + " | ".join(r) + " |" for r in rows]
+        return out + ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
 
     lines = [f"### compaction-sim gate: {report.verdict.value}", "", title, ""]
     lines += md_table(head, [_row(c) for c in report.checks])

@@ -35,7 +35,7 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="EXPR",
         help="metric[class,strategy=S,case=C]:+abs or :+pct%%, repeatable; metrics: "
         + ", ".join(METRICS)
-        + f"; default: {' '.join(DEFAULT_GATE)}",
+        + f"; default: {' '.join(DEFAULT_GATE)}".replace("%", "%%"),
     )
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     p.add_argument("--format", choices=tuple(RENDERERS), default="table")

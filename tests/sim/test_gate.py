@@ -275,6 +275,14 @@ def test_a_run_without_results(
     assert code == 2 and "no such run directory or baseline file" in err
 
 
+@pytest.mark.parametrize("command", [["check"], ["bench"], ["baseline", "update"]])
+def test_help(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    code, out, _ = compsim(capsys, *command, "--help")
+    assert code == 0 and out.startswith(f"usage: compsim {' '.join(command)}")
+    if command == ["check"]:
+        assert "tokens_emitted:+5%" in out and "3 none regressed" in out
+
+
 def test_bad_alpha(capsys: pytest.CaptureFixture[str], baselines: Path) -> None:
     code, _, err = check(capsys, "compress", baselines / "compress.json", "--alpha", "1.5")
     assert code == 2 and "--alpha=1.5" in err
