@@ -167,6 +167,13 @@ def run_gate(
         if c not in cand.cases
     ]
     missing += [f"strategy {k} is in the baseline but not in the candidate run" for k in lost]
+    to_cand = {b: c for c, b in pairs}
+    missing += [
+        f"strategy {k} of case {c} is in the baseline but not in the candidate run"
+        for c in shared
+        for k in base.cases[c].gated
+        if k in to_cand and to_cand[k] not in cand.cases[c].trials
+    ]
     warnings += [f"case {c} has no baseline: not gated" for c in cand.cases if c not in base.cases]
     checks: list[Check] = []
     for expr in exprs:

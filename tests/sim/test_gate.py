@@ -178,6 +178,18 @@ def test_a_strategy_missing_from_the_candidate_is_inconclusive(
     assert "has no baseline: not gated" in err
 
 
+def test_a_strategy_missing_from_one_case_is_inconclusive() -> None:
+    base = load_outcomes(FIXTURES / "compress")
+    case = base.cases["mini"]
+    two = replace(base, cases={"a": replace(case, name="a"), "b": replace(case, name="b")})
+    cand = replace(two, cases={"a": two.cases["a"], "b": replace(case, name="b", trials={})})
+    report = run_gate(two, cand, [parse_expr("collapse_rate:+0")])
+    assert report.missing == (
+        "strategy budget_closed of case b is in the baseline but not in the candidate run",
+    )
+    assert report.exit_code == 3 and report.checks[0].verdict is Verdict.PASS
+
+
 def test_markdown_and_json_formats(capsys: pytest.CaptureFixture[str], baselines: Path) -> None:
     args = ["check", str(FIXTURES / "continuity"), "--baseline", str(baselines / "compress.json")]
     code, out, _ = compsim(capsys, *args, "--format", "markdown")
