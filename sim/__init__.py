@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from sim.grid import Grid as Grid
     from sim.grid import load_grid as load_grid
     from sim.plots import write_plots as write_plots
+    from sim.probe import probe_leaf as probe_leaf
+    from sim.prompts import check_template as check_template
+    from sim.prompts import load_prompt as load_prompt
     from sim.report import render_report as render_report
     from sim.report import write_report as write_report
     from sim.results import Run as Run
@@ -59,6 +62,12 @@ if TYPE_CHECKING:
     from sim.summarizers import Summarizer as Summarizer
     from sim.summarizers import SummaryRequest as SummaryRequest
     from sim.summarizers import SummaryResult as SummaryResult
+    from sim.summarizers.cache import CallCache as CallCache
+    from sim.summarizers.config import SummarizerConfig as SummarizerConfig
+    from sim.summarizers.model import ModelSummarizer as ModelSummarizer
+    from sim.summarizers.registry import build_summarizer as build_summarizer
+    from sim.summarizers.registry import summarizer as summarizer
+    from sim.summarizers.scripted import ScriptedModel as ScriptedModel
     from sim.sweep import Executor as Executor
     from sim.sweep import InProcessExecutor as InProcessExecutor
     from sim.sweep import LocalExecutor as LocalExecutor
@@ -96,6 +105,15 @@ __version__ = "0.1.0"
 # Lazy re-exports (PEP 562): `import sim` stays cheap, so a runtime that only needs the floor
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
+    "CallCache": "sim.summarizers.cache",
+    "ModelSummarizer": "sim.summarizers.model",
+    "ScriptedModel": "sim.summarizers.scripted",
+    "SummarizerConfig": "sim.summarizers.config",
+    "build_summarizer": "sim.summarizers.registry",
+    "check_template": "sim.prompts",
+    "load_prompt": "sim.prompts",
+    "probe_leaf": "sim.probe",
+    "summarizer": "sim.summarizers.registry",
     "GateError": "sim.gate_expr",
     "GateReport": "sim.gate",
     "Suite": "sim.suite",
