@@ -194,6 +194,7 @@ def run_grid(
     force: bool = False,
     progress: bool = True,
     traces: int = DEFAULT_TRACES,
+    executor_factory: Callable[[dict[str, Scenario], int, int], Executor] = make_executor,
 ) -> RunResult:
     """Create (or resume) `out`, run what is missing, write the summary.
 
@@ -203,7 +204,7 @@ def run_grid(
     writer, grid = open_run(grid, out, resume=resume, force=force, traces=traces)
     try:
         with writer:
-            tally = execute(writer, grid, jobs, progress)
+            tally = execute(writer, grid, jobs, progress, executor_factory)
             record_usage(writer, tally.usage)
     except BaseException:  # Ctrl-C, a worker killed (BrokenProcessPool), a bug: resumable
         print(

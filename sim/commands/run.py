@@ -9,14 +9,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from sim.errors import UserError
 from sim.grid import Grid, load_grid
 from sim.manifest import spec_hash
 from sim.runner import DEFAULT_TRACES, RunResult, run_grid
+from sim.scenario import Scenario
 from sim.summarizers.options import add_summarizer_args, summarizer_overrides
 from sim.summary import summary_frame
+from sim.sweep import Executor, make_executor
 from sim.tables import format_table
 
 RUNS_DIR = Path("results/runs")
@@ -53,7 +56,45 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", type=Path, default=None, help="run directory to create")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR", help="finish a run")
     p.add_argument("--force", action="store_true", help="replace the run in --out")
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where trials run: this machine's processes, or a Ray cluster (extra [ray])",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="Ray cluster to join ('auto' for the one this machine belongs to); "
+        "default: start a local Ray with --jobs CPUs",
+    )
+    p.add_argument(
+        "--ray-gpus-per-task",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="accelerators each Ray task reserves (local-model summarizers)",
+    )
     p.set_defaults(func=run)
+
+
+def executor_factory(
+    args: argparse.Namespace,
+) -> Callable[[dict[str, Scenario], int, int], Executor]:
+    """The local process pool, or Ray (imported only when asked for)."""
+    if args.executor != "ray":
+        if args.ray_address is not None or args.ray_gpus_per_task:
+            raise UserError("--ray-address and --ray-gpus-per-task need --executor ray")
+        return make_executor
+    if args.ray_gpus_per_task < 0:
+        raise UserError(f"--ray-gpus-per-task={args.ray_gpus_per_task}: must be >= 0")
+    from sim.ray_executor import RayExecutor
+
+    def ray(workload: dict[str, Scenario], jobs: int, units: int) -> Executor:
+        return RayExecutor(workload, jobs, args.ray_address, args.ray_gpus_per_task)
+
+    return ray
 
 
 def jobs_from(args: argparse.Namespace) -> int:
@@ -125,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         progress=not args.no_progress,
         traces=args.traces,
+        executor_factory=executor_factory(args),
     )
     print_result(result)
     print(f"\nreport: compsim report {result.path}")

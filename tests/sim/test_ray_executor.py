@@ -76,3 +76,11 @@ def test_ray_executor_leaves_a_cluster_it_did_not_start_running(
 
     _run(tmp_path / "run", lambda w, j, u: RayExecutor(w, j), ["trials=1"])
     assert local_ray.is_initialized()
+
+
+def test_ray_flags_need_the_ray_executor(capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.cli import main
+
+    code = main(["run", str(TINY), "--ray-address", "auto", "--out", "/nonexistent/x"])
+    assert code == 2
+    assert "--ray-address and --ray-gpus-per-task need --executor ray" in capsys.readouterr().err
