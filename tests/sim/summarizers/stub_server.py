@@ -54,6 +54,9 @@ class Stub:
         self.plan: deque[Reply] = deque()
         self.seen: list[Seen] = []
         self.default = default
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -65,10 +68,17 @@ class Stub:
                 except ValueError:
                     body = {}
                 seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-                stub.seen.append(seen)
-                reply = stub.plan.popleft() if stub.plan else stub.default(seen)
-                if reply.delay_s:
-                    time.sleep(reply.delay_s)
+                with stub._lock:
+                    stub.seen.append(seen)
+                    reply = stub.plan.popleft() if stub.plan else stub.default(seen)
+                    stub.in_flight += 1
+                    stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+                try:
+                    if reply.delay_s:
+                        time.sleep(reply.delay_s)
+                finally:
+                    with stub._lock:
+                        stub.in_flight -= 1
                 data = (
                     reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 )

@@ -3,6 +3,8 @@ redirects, and the API key staying in the Authorization header only."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -168,3 +170,15 @@ def test_missing_key_variable_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -
 def test_bad_base_urls(url: str, message: str) -> None:
     with pytest.raises(UserError, match=message):
         HttpChatModel(HttpSettings(url, "m"))
+
+
+def test_concurrency_limit_bounds_requests_in_flight() -> None:
+    with Stub(default=lambda seen: Reply(200, ok("x").body, delay_s=0.3)) as stub:
+        m = model(stub, max_concurrency=2)
+        threads = [threading.Thread(target=m.complete, args=("p", PARAMS, rng())) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert len(stub.seen) == 6
+    assert 1 <= stub.max_in_flight <= 2
