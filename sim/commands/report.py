@@ -27,11 +27,12 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def tables(run: Run) -> str:
-    """Every aggregate table of the run, titled."""
-    from sim.aggregate import aggregate
+    """Every aggregate table of the run, titled; ordered and pooled exactly as the plots and
+    report.html are (a depth sweep's cells pooled in the depth tables)."""
+    from sim.runview import aggregate_run
     from sim.tables import format_all
 
-    return format_all(aggregate(run.rows(), strategies=run.strategies, cells=run.cells))
+    return format_all(aggregate_run(run.rows(), run.manifest))
 
 
 def write_outputs(run: Run) -> ReportFiles:
