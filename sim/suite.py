@@ -22,7 +22,7 @@ from sim.outcomes import REFERENCES, base_name
 from sim.scenario import format_validation_error, read_scenario_data
 
 DEFAULT_SUITE = Path("benchmarks/suite.toml")
-_NAME = r"^[A-Za-z0-9_.-]+$"
+_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"  # a directory name: no leading dot, so never ".."
 
 
 class _Model(BaseModel):
