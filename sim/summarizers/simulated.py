@@ -51,6 +51,15 @@ class SimParams:
     max_input_tokens: int = 16_384
     """Context window: input past it is never read (and reported as not consumed)."""
 
+    def __post_init__(self) -> None:
+        """Every knob within its range (a scenario's `params` are checked at load time)."""
+        for name, (lo, hi) in _RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not lo <= value <= hi:  # also rejects NaN
+                raise ValueError(f"{name}={value!r}: must be within {lo}..{hi}")
+        if not isinstance(self.max_input_tokens, int):
+            raise ValueError(f"max_input_tokens={self.max_input_tokens!r}: must be an integer")
+
     def p_abstract(self, ratio: float) -> float:
         """The documented curve: logistic in budget/input, `abstraction_max` at ratio 0."""
         z = (ratio - self.abstraction_mid) / self.abstraction_width
@@ -77,6 +86,17 @@ def _catalogue(history: History) -> tuple[dict[str, tuple[Unit, int]], dict[str,
             by_fact[unit.fact_id] = unit
     _CATALOGUE[:] = [(history, lines, by_fact)]
     return lines, by_fact
+
+
+_RANGES: dict[str, tuple[float, float]] = {
+    "abstraction_max": (0.0, 1.0),
+    "abstraction_mid": (0.0, 1.0),
+    "abstraction_width": (1e-6, 1.0),
+    "inversion_rate": (0.0, 1.0),
+    "rank_noise": (0.0, 10.0),
+    "gist_reserve": (0.0, 1.0),
+    "max_input_tokens": (1, 10_000_000),
+}
 
 
 @dataclass(slots=True)
