@@ -66,6 +66,7 @@ class SummarizerConfig(BaseModel):
         for key in v:
             if key not in valid:
                 raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+        SimParams(**v)  # type: ignore[arg-type]  # each knob's range: ValueError names it
         return v
 
     @model_validator(mode="after")
