@@ -90,7 +90,7 @@ def _catalogue(history: History) -> tuple[dict[str, tuple[Unit, int]], dict[str,
 
 _RANGES: dict[str, tuple[float, float]] = {
     "abstraction_max": (0.0, 1.0),
-    "abstraction_mid": (0.0, 1.0),
+    "abstraction_mid": (0.0, 1e6),
     "abstraction_width": (1e-6, 1.0),
     "inversion_rate": (0.0, 1.0),
     "rank_noise": (0.0, 10.0),
