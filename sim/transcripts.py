@@ -30,6 +30,7 @@ Format = Literal["auto", "openai", "claude", "text"]
 _SPEAKER = re.compile(r"^(system|developer|user|human|assistant|ai|agent|tool)\s*:\s*(.*)$", re.I)
 _ROLE_ALIAS = {"human": "user", "ai": "assistant", "agent": "assistant"}
 _SESSION_BREAK = re.compile(r"^(?:-{3,}|={3,})\s*$")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class TranscriptError(UserError):
@@ -80,6 +81,8 @@ class _Reader:
         return TranscriptError(f"{self.source}:{where}: {why}")
 
     def add(self, role: str, session: str, lines: list[str], line_no: int) -> None:
+        if any(_SURROGATE.search(ln) for ln in lines):  # a JSON "\ud800" escape: not text
+            raise self.fail(str(line_no), "text holds an unpaired surrogate (not valid Unicode)")
         self.turns.append(TurnLines(role, session, tuple(lines), line_no))
 
     # --- OpenAI chat format -----------------------------------------------------------------
@@ -167,6 +170,8 @@ def _json_line(r: _Reader, raw: str, no: int) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise r.fail(str(no), f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise r.fail(str(no), "not valid JSON (nested too deeply)") from None
 
 
 def _read_openai(r: _Reader, text: str, jsonl: bool) -> None:
@@ -175,6 +180,8 @@ def _read_openai(r: _Reader, text: str, jsonl: bool) -> None:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise r.fail(str(exc.lineno), f"not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise r.fail("1", "not valid JSON (nested too deeply)") from None
         msgs = data.get("messages") if isinstance(data, dict) else data
         if not isinstance(msgs, list):
             raise r.fail("1", 'expected a JSON array of messages or {"messages": [...]}')
@@ -249,7 +256,7 @@ def _detect(path: Path, text: str) -> Kind:
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     try:
         item = json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return "openai"  # the reader reports the line
     return (
         "claude" if isinstance(item, dict) and "type" in item and "role" not in item else "openai"
