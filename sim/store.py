@@ -54,7 +54,10 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def dumps(row: dict[str, Any]) -> bytes:
-    return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    try:
+        return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # an unpaired surrogate in some text: escape it, lose nothing
+        return json.dumps(row, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 def _is_empty(path: Path) -> bool:
@@ -231,13 +234,16 @@ def repair(path: Path, manifest: Manifest) -> set[tuple[str, int]]:
 
 
 def _complete_line(raw: bytes) -> dict[str, Any] | None:
+    """A row the harness wrote, or None (torn, corrupted, or not a row of ours)."""
     if not raw.endswith(b"\n"):
         return None
     try:
         row = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return None
-    return row if isinstance(row, dict) else None
+    if not isinstance(row, dict) or type(row.get("trial")) is not int:
+        return None
+    return row
 
 
 def _filter_traces(path: Path, done: set[tuple[str, int]]) -> None:
