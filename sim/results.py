@@ -119,7 +119,7 @@ def read_manifest(run_dir: Path) -> Manifest:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RunStoreError(f"{run_dir}: not a run directory (no {MANIFEST})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise RunStoreError(f"{path}: unreadable manifest ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if not isinstance(version, int) or isinstance(version, bool):
@@ -161,7 +161,7 @@ def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
         if pending is not None and pending.endswith(b"\n"):
             try:
                 json.loads(pending)
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 return  # a torn tail that happens to end on a newline byte
             yield _parse_line(pending, path, lineno)
 
@@ -169,8 +169,10 @@ def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
 def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
     try:
         row: dict[str, Any] = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise RunStoreError(f"{path}: line {lineno}: not valid JSON (file corrupted)") from None
+    if not isinstance(row, dict) or type(row.get("v", 1)) is not int:
+        raise RunStoreError(f"{path}: line {lineno}: not a row of a run (file corrupted)")
     if row.get("v", 1) > ROW_VERSION:
         raise RunStoreError(
             f"{path}: line {lineno}: v: row version {row.get('v')} is newer than this "
@@ -244,7 +246,12 @@ class Run:
         path = self.path / SUMMARY_JSON
         if not path.exists():
             return None
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            raise RunStoreError(f"{path}: unreadable summary ({exc})") from None
+        if not isinstance(data, dict):
+            raise RunStoreError(f"{path}: not a summary (a JSON object)")
         return data
 
     def __repr__(self) -> str:
