@@ -218,6 +218,8 @@ def read_baseline(path: str | Path) -> SuiteOutcomes:
         data = json.loads(p.read_bytes())
     except OSError as exc:
         raise BaselineError(f"{p}: cannot read baseline ({exc.strerror})") from None
+    except RecursionError:
+        raise BaselineError(f"{p}: not valid JSON: nested too deeply") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         where = ""
         if isinstance(exc, json.JSONDecodeError):

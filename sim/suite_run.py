@@ -59,7 +59,7 @@ def read_suite_manifest(out: Path) -> SuiteRunManifest:
     path = out / SUITE_JSON
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise RunStoreError(f"{path}: unreadable suite manifest ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if isinstance(version, int) and version > SUITE_RUN_VERSION:
