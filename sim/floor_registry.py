@@ -246,4 +246,6 @@ def load_floor_registry(path: str | Path, counter: Tokenizer | None = None) -> F
         raise FloorRegistryError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise FloorRegistryError(f"{p}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise FloorRegistryError(f"{p}: invalid TOML: nested too deeply") from None
     return parse_registry(data, str(p), counter)
