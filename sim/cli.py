@@ -13,6 +13,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 from sim.errors import UserError
 
@@ -51,11 +52,20 @@ def _warning(message: warnings.WarningMessage | Warning | str, *_: object, **__:
     print(f"compsim: warning: {message}", file=sys.stderr)
 
 
+def _check_nul(args: argparse.Namespace) -> None:
+    """A NUL byte cannot be part of a path (os calls raise ValueError deep inside a command)."""
+    for name, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str | Path) and "\x00" in str(item):
+                raise UserError(f"{name}={str(item)!r}: a NUL byte cannot be part of a path")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     warnings.showwarning = lambda m, *a, **k: _warning(m)  # one line, no source excerpt
     try:
+        _check_nul(args)
         code: int = args.func(args)
     except UserError as exc:
         print(f"compsim: error: {exc}", file=sys.stderr)
