@@ -103,6 +103,8 @@ def load_prompt(path: str | Path) -> Prompt:
 
 def find_file(ref: str, base_dir: Path | None) -> Path:
     """The file a `file:` reference names: relative to `base_dir`, else the working folder."""
+    if "\x00" in ref:
+        raise PromptError(f"{ref!r}: a file: reference cannot contain a NUL byte")
     rel = Path(ref.removeprefix(FILE_PREFIX).strip())
     if not str(rel) or str(rel) == ".":
         raise PromptError(f"{ref!r}: a file: reference needs a path")
