@@ -57,6 +57,9 @@ class SummarizerConfig(BaseModel):
                 )
             if "api_key" in data:
                 raise ValueError("api_key is not accepted; set api_key_env to a variable's name")
+            for key in ("cache", "model_path", "base_url"):
+                if isinstance(data.get(key), str) and "\x00" in data[key]:
+                    raise ValueError(f"{key}={data[key]!r}: contains a NUL byte")
         return data
 
     @field_validator("params")
