@@ -32,6 +32,8 @@ from sim.text import normalize
 from sim.types import AnchorGroup, Fact, Ladder, LevelSpec, Polarity, RecallFloor
 
 SCHEMA_VERSION = 1
+MAX_SCENARIO_BYTES = 1 << 20
+"""A scenario is a page of TOML; a larger file is a mistake (and TOML parsing is slow)."""
 
 
 class _Model(BaseModel):
@@ -409,9 +411,12 @@ def load_scenario(path: str | Path) -> Scenario:
 def read_scenario_data(p: Path) -> dict[str, Any]:
     """The raw TOML of a scenario file (overrides and sweeps edit it before validation)."""
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_SCENARIO_BYTES + 1)
     except OSError as exc:
         raise ScenarioError(f"{p}: cannot read scenario ({exc.strerror})") from None
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{p}: larger than {MAX_SCENARIO_BYTES} bytes; not a scenario file")
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
