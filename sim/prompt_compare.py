@@ -53,7 +53,11 @@ class PromptRow:
             "trials": self.trials,
             "errors": self.errors,
         }
-        for name, count in (("collapse", self.collapsed), ("silent", self.silent)):
+        for name, count in (
+            ("collapse", self.collapsed),
+            ("silent", self.silent),
+            ("loud", self.loud),
+        ):
             rate, lo, hi = self.rate(count)
             out |= {name: rate, f"{name}_lo": lo, f"{name}_hi": hi}
         n = max(self.trials, 1)
@@ -123,7 +127,8 @@ def format_rows(rows: list[PromptRow]) -> str:
     cells = len({r.cell for r in rows}) > 1
     probe = any(r.probes for r in rows)
     head = (["cell"] if cells else []) + ["prompt", "strategy", "trials", "errors"]
-    head += ["collapse [95% CI]", "silent [95% CI]", "viol/trial", "retries/trial"]
+    head += ["collapse [95% CI]", "silent [95% CI]", "loud [95% CI]"]
+    head += ["viol/trial", "retries/trial"]
     head += ["calls/trial", "tokens/trial"]
     head += ["probe viol [95% CI]", "agree"] if probe else []
     body = []
@@ -132,6 +137,7 @@ def format_rows(rows: list[PromptRow]) -> str:
         line = ([r.cell] if cells else []) + [r.prompt, r.strategy, str(r.trials), str(r.errors)]
         line += [_pct(d["collapse"], d["collapse_lo"], d["collapse_hi"])]
         line += [_pct(d["silent"], d["silent_lo"], d["silent_hi"])]
+        line += [_pct(d["loud"], d["loud_lo"], d["loud_hi"])]
         line += [f"{d['violations_per_trial']:.2f}", f"{d['retries_per_trial']:.2f}"]
         line += [f"{d['calls_per_trial']:.1f}", f"{d['tokens_per_trial']:.0f}"]
         if probe:
