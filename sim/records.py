@@ -102,8 +102,7 @@ def _probes(rec: TrialRecord) -> dict[str, Any]:
         return {}
     return {
         "probes": [
-            {"fact_id": p.fact_id, "answer": p.answer, "violates": p.violates}
-            for p in rec.probes
+            {"fact_id": p.fact_id, "answer": p.answer, "violates": p.violates} for p in rec.probes
         ]
     }
 
