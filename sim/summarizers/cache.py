@@ -169,6 +169,9 @@ class CallCache:
         )
         if cur.rowcount:
             self.stats.bytes_written += len(raw.encode("utf-8"))
+            # fold the row into the main file now (a model call costs far more), so the
+            # .sqlite file alone is complete: copied or committed without its -wal, it replays
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def rows(self) -> int:
         return int(self._connect().execute("SELECT COUNT(*) FROM calls").fetchone()[0])

@@ -121,3 +121,13 @@ def test_several_processes_share_one_file(tmp_path: Path) -> None:
     cache = CallCache(path, "read-only")
     assert cache.rows() == 120  # overlapping keys were written once
     assert all(cache.get(key(i)) == Completion(f"answer {i}") for i in range(120))
+
+
+def test_the_main_file_alone_holds_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    cache = CallCache(path)  # stays open: its -wal file is still there
+    for i in range(5):
+        cache.put(key(i), Completion(f"answer {i}"))
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(path.read_bytes())  # without the -wal and -shm files
+    assert CallCache(copy, "read-only").rows() == 5
