@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-llm test test-slow check lint format clean
+.PHONY: demo demo-llm test test-fast test-slow check lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +19,24 @@ $(HF_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,hf,serve]' torch==2.13.0
 	touch $(HF_STAMP)
 
+# Ray for the cluster executor's tests (a local Ray started by the tests; ~80 MB wheel).
+TEST_STAMP := $(VENV)/.installed-test
+$(TEST_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	touch $(TEST_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/compsim demo scenarios/credential_rotation.toml
 
-test: $(STAMP)
+# Every test, slow ones included (~4 min on 2 cores). Tests that need the real-model extras or
+# Debian's chromium skip with the reason; `make test-slow` installs the extras and runs them.
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"
 
-test-slow: $(HF_STAMP)
+test-slow: $(HF_STAMP) $(TEST_STAMP)
 	$(BIN)/python -m pytest -m slow
 
 check: $(STAMP)
