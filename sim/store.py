@@ -13,7 +13,8 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,19 +39,30 @@ def _umask() -> int:
 _UMASK = _umask()
 
 
+@contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """A full disk or a read-only directory is one line naming the file, not a traceback;
+    what is already on disk stays as it was (a torn tail is cut by the next resume)."""
+    try:
+        yield
+    except OSError as exc:
+        raise RunStoreError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Temp file in the same directory, fsync, rename: the old file or the new, never half."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; keep the usual permissions
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with _writing(path):
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; keep the usual permissions
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
 def dumps(row: dict[str, Any]) -> bytes:
@@ -107,7 +119,8 @@ def _lock(path: Path) -> IO[bytes]:
     """An exclusive lock on the run directory for as long as the writer lives (the kernel
     drops it when the process dies, even by SIGKILL), so two processes never append to one
     run."""
-    fh = (path / LOCK).open("ab")
+    with _writing(path / LOCK):
+        fh = (path / LOCK).open("ab")
     try:
         import fcntl
     except ImportError:  # pragma: no cover - no flock on this platform; run unguarded
@@ -130,24 +143,33 @@ class RunWriter:
         self.manifest = manifest
         self.done = done
         self._lock = lock
-        self._trials: IO[bytes] = (path / TRIALS).open("ab")
-        self._traces: IO[bytes] = (path / TRACES).open("ab")
+        self._broken = False
+        with _writing(path / TRIALS):
+            self._trials: IO[bytes] = (path / TRIALS).open("ab")
+        with _writing(path / TRACES):
+            self._traces: IO[bytes] = (path / TRACES).open("ab")
 
     @classmethod
     def create(cls, path: Path, manifest: Manifest, force: bool = False) -> RunWriter:
         if path.exists() and not (path / MANIFEST).exists():
             prepare(path, manifest, force)  # not a directory, or not a run: refused unlocked
-        path.mkdir(parents=True, exist_ok=True)
+        with _writing(path):
+            path.mkdir(parents=True, exist_ok=True)
         lock = _lock(path)
         try:
             prepare(path, manifest, force)  # again under the lock: another run may have begun
         except BaseException:
             lock.close()
             raise
-        atomic_write(path / MANIFEST, (manifest.model_dump_json(indent=1) + "\n").encode())
-        for name in (TRIALS, TRACES):
-            (path / name).write_bytes(b"")
-        return cls(path, manifest, set(), lock)
+        try:
+            atomic_write(path / MANIFEST, (manifest.model_dump_json(indent=1) + "\n").encode())
+            for name in (TRIALS, TRACES):
+                with _writing(path / name):
+                    (path / name).write_bytes(b"")
+            return cls(path, manifest, set(), lock)
+        except BaseException:
+            lock.close()
+            raise
 
     @classmethod
     def resume(cls, path: Path, expected: Manifest | None = None) -> RunWriter:
@@ -169,24 +191,38 @@ class RunWriter:
                 f"--resume {path}: the scenario and flags given describe a different run "
                 f"(spec {expected.spec_hash[:10]} != {manifest.spec_hash[:10]})"
             )
-        done = repair(path, manifest)
+        with _writing(path):
+            done = repair(path, manifest)
         return cls(path, manifest, done, lock)
 
     def append(self, traces: bytes, rows: bytes, unit: tuple[str, int]) -> None:
         """Traces first, then the unit's rows in one write: a unit counts as done only once
         its rows are all on disk."""
-        if traces:
-            self._traces.write(traces)
-            self._traces.flush()
-        self._trials.write(rows)
-        self._trials.flush()
+        try:
+            if traces:
+                with _writing(self.path / TRACES):
+                    self._traces.write(traces)
+                    self._traces.flush()
+            with _writing(self.path / TRIALS):
+                self._trials.write(rows)
+                self._trials.flush()
+        except RunStoreError:
+            self._broken = True  # close must not fail again on the same full disk
+            raise
         self.done.add(unit)
 
     def close(self) -> None:
-        for fh in (self._trials, self._traces):
-            fh.flush()
-            os.fsync(fh.fileno())
-            fh.close()
+        for name, fh in ((TRIALS, self._trials), (TRACES, self._traces)):
+            try:
+                with _writing(self.path / name):
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except RunStoreError:
+                if not self._broken:
+                    raise
+            finally:
+                with suppress(OSError):  # its flush already failed above, or nothing is left
+                    fh.close()
         self._lock.close()
 
     def __enter__(self) -> RunWriter:
