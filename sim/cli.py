@@ -2,7 +2,8 @@
 and registers itself here; user errors print one line and exit 2, never a traceback.
 
 Exit codes: 0 ok; 1 a run finished with errors, or a gate found a regression;
-2 usage or input error; 3 a gate was inconclusive; 130 interrupted (Ctrl-C).
+2 usage or input error, or a file that cannot be written (a full disk, a read-only folder);
+3 a gate was inconclusive; 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except UserError as exc:
         print(f"compsim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # a full disk, a read-only folder: the file and why, in one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"compsim: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("compsim: interrupted", file=sys.stderr)
