@@ -32,6 +32,20 @@ class ReportError(UserError):
     """Trial rows the report cannot read, or an output file it cannot write."""
 
 
+class TransientError(CompactionSimError):
+    """A summarizer call that failed in a way worth retrying (an overloaded server, a dropped
+    connection); the harness retries it with capped exponential backoff and jitter."""
+
+
+class CallTimeout(TransientError):
+    """A summarizer call that gave no answer within its time limit."""
+
+
+class SummarizerUnavailable(CompactionSimError):
+    """A summarizer call that kept failing after every retry: the trial is recorded as an
+    error with this reason and the run goes on."""
+
+
 class CompactionFailure(CompactionSimError):
     """A compaction call that could not produce a valid level: always loud."""
 
