@@ -79,6 +79,7 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
         "calls": sum(lv.calls for lv in rec.levels),
         "floor_retries": sum(lv.floor_retries for lv in rec.levels),
         "budget_retries": sum(lv.budget_retries for lv in rec.levels),
+        "transient_retries": rec.transient_retries,
         "levels": [_level(lv) for lv in rec.levels],
         "facts": facts,
         "violations": [
@@ -93,6 +94,7 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
             for v in rec.violations
         ],
         **_probes(rec),
+        **({"faults": dict(rec.faults)} if rec.faults else {}),
     }
 
 

@@ -298,6 +298,10 @@ class TrialRecord:
     facts: tuple[Fact, ...] = field(default=(), repr=False)
     l0_grades: tuple[FactGrade, ...] = field(default=(), repr=False)
     probes: tuple[ProbeAnswer, ...] = ()
+    transient_retries: int = 0
+    """Summarizer calls retried after a transient failure (apart from floor/budget retries)."""
+    faults: tuple[tuple[str, int], ...] = ()
+    """Faults injected by sim.summarizers.faulty, per kind (only when a scenario asks)."""
 
     @property
     def collapsed(self) -> bool:
