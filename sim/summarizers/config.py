@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+from sim.summarizers.faulty import FaultConfig
 from sim.summarizers.simulated import SimParams
 
 MODEL_BACKENDS = ("scripted", "http", "local")
@@ -43,6 +52,17 @@ class SummarizerConfig(BaseModel):
     cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
     cache_mode: Literal["read-write", "read-only", "off"] = "read-write"
     probe: bool = Field(False, description="Ask a forced-choice question per fact at the leaf.")
+    faults: FaultConfig | None = Field(
+        None, description="Injected faults around this summarizer (sim.summarizers.faulty)."
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_unset_faults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # absent unless set, so scenarios without faults dump (and hash) as they always did
+        data: dict[str, Any] = handler(self)
+        if self.faults is None:
+            data.pop("faults", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod
