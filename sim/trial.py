@@ -79,10 +79,15 @@ def run_strategy(
         keep_text=keep_text or probe,
         label=key,
     )
-    if not probe:
-        return record
-    rng = rng_for(scenario.seed, trial, f"{key}:probe")
-    return attach_probes(record, summarizer, counter, rng, keep_text)
+    if probe:
+        rng = rng_for(scenario.seed, trial, f"{key}:probe")
+        record = attach_probes(record, summarizer, counter, rng, keep_text)
+    injected = getattr(summarizer.inner, "injected", None)  # sim.summarizers.faulty
+    return replace(
+        record,
+        transient_retries=summarizer.transient_retries,
+        faults=tuple(sorted(injected.items())) if injected else (),
+    )
 
 
 def run_scenario_trial(

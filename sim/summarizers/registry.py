@@ -23,6 +23,7 @@ from sim.summarizers.base import Summarizer
 from sim.summarizers.cache import CacheStats, CallCache, open_cache
 from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.model import CallStats, ChatModel, ModelSummarizer
+from sim.summarizers.retry import GuardedSummarizer, VirtualClock
 from sim.tokens import MemoCounter, get_counter
 from sim.types import History
 
@@ -65,13 +66,25 @@ def summarizer_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
+def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> GuardedSummarizer:
+    """The configured backend, with injected faults when the scenario asks for them, behind
+    the harness's retries for transient failures (sim.summarizers.retry)."""
     summarizer_names()
     factory = _FACTORIES.get(config.name)
     if factory is None:
         valid = ", ".join(sorted(_FACTORIES))
         raise RegistryError(f"unknown summarizer {config.name!r}; valid: {valid}")
-    return factory(config, ctx)
+    inner = factory(config, ctx)
+    if config.faults is None:
+        return GuardedSummarizer(inner, rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient"))
+    from sim.summarizers.faulty import FaultySummarizer
+
+    faulty = FaultySummarizer(
+        inner, config.faults, rng_for(ctx.seed, ctx.trial, f"{ctx.key}:faults"), ctx.counter
+    )
+    # simulated failures wait on a virtual clock: the backoff is computed, never slept
+    rng = rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient")
+    return GuardedSummarizer(faulty, rng, VirtualClock())
 
 
 # --- per-process shared state ----------------------------------------------------------
