@@ -17,11 +17,14 @@ if TYPE_CHECKING:
     from sim.engine import run_trial as run_trial
     from sim.errors import BudgetClosureViolation as BudgetClosureViolation
     from sim.errors import BudgetInfeasible as BudgetInfeasible
+    from sim.errors import CallTimeout as CallTimeout
     from sim.errors import CompactionFailure as CompactionFailure
     from sim.errors import CompactionSimError as CompactionSimError
     from sim.errors import RecallFloorViolation as RecallFloorViolation
     from sim.errors import RegistryError as RegistryError
     from sim.errors import ScenarioError as ScenarioError
+    from sim.errors import SummarizerUnavailable as SummarizerUnavailable
+    from sim.errors import TransientError as TransientError
     from sim.errors import UserError as UserError
     from sim.floor_registry import FloorRegistry as FloorRegistry
     from sim.floor_registry import FloorRegistryError as FloorRegistryError
@@ -64,9 +67,12 @@ if TYPE_CHECKING:
     from sim.summarizers import SummaryResult as SummaryResult
     from sim.summarizers.cache import CallCache as CallCache
     from sim.summarizers.config import SummarizerConfig as SummarizerConfig
+    from sim.summarizers.faulty import FaultConfig as FaultConfig
+    from sim.summarizers.faulty import FaultySummarizer as FaultySummarizer
     from sim.summarizers.model import ModelSummarizer as ModelSummarizer
     from sim.summarizers.registry import build_summarizer as build_summarizer
     from sim.summarizers.registry import summarizer as summarizer
+    from sim.summarizers.retry import GuardedSummarizer as GuardedSummarizer
     from sim.summarizers.scripted import ScriptedModel as ScriptedModel
     from sim.sweep import Executor as Executor
     from sim.sweep import InProcessExecutor as InProcessExecutor
@@ -143,6 +149,12 @@ _EXPORTS: dict[str, str] = {
     "tail_messages": "sim.validity",
     "transcript_history": "sim.transcript_history",
     "BudgetInfeasible": "sim.errors",
+    "CallTimeout": "sim.errors",
+    "FaultConfig": "sim.summarizers.faulty",
+    "FaultySummarizer": "sim.summarizers.faulty",
+    "GuardedSummarizer": "sim.summarizers.retry",
+    "SummarizerUnavailable": "sim.errors",
+    "TransientError": "sim.errors",
     "CompactionFailure": "sim.errors",
     "CompactionSimError": "sim.errors",
     "Fact": "sim.types",
