@@ -181,7 +181,7 @@ class HttpChatModel:
             else:
                 if status == 200:
                     return self._parse(raw)
-                snippet = raw[:200].decode("utf-8", "replace").strip()
+                snippet = self._quote(raw, 200).strip()
                 last = f"HTTP {status}: {snippet}"
                 if status not in RETRY_STATUS:
                     raise BackendError(f"{self.url}: {last}")
@@ -191,6 +191,14 @@ class HttpChatModel:
         raise BackendError(
             f"{self.url}: gave up after {self.settings.max_retries + 1} attempts ({last})"
         )
+
+    def _quote(self, raw: bytes, limit: int) -> str:
+        """The start of a reply for an error message, with the API key blanked out: a server
+        (or a proxy) that echoes the Authorization header must not put the key in a result."""
+        text = raw[: limit + 4 * len(self._key or "")].decode("utf-8", "replace")
+        if self._key:
+            text = text.replace(self._key, "[redacted]")
+        return text[:limit]
 
     def _parse(self, raw: bytes) -> Completion:
         if len(raw) > MAX_RESPONSE_BYTES:
@@ -202,7 +210,7 @@ class HttpChatModel:
             if not isinstance(text, str):
                 raise TypeError(f"content is {type(text).__name__}")
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            shown = raw[:120].decode("utf-8", "replace")
+            shown = self._quote(raw, 120)
             raise BackendError(f"{self.url}: malformed response ({exc!s}): {shown!r}") from None
         usage = data.get("usage") or {}
         return Completion(
