@@ -166,6 +166,9 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
 
 def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:
     """Grade every fact against one level's text."""
+    facts = tuple(facts)
+    if not facts:  # a gate with nothing to guard in this call: no need to read the text
+        return ()
     sentences = Sentences(text)
     return tuple(grade_fact(f, sentences, counter) for f in facts)
 
