@@ -261,7 +261,10 @@ def plan(agg: Aggregates) -> list[tuple[str, str, str]]:
     for name in PLOTS:
         table = agg.depth_level if name == "depth_heatmap" else agg.summary
         cells = [str(c) for c in dict.fromkeys(table["cell"])] if not table.empty else []
+        data = {"survival": agg.survival, "blame": agg.blame}.get(name)
         for index, cell in enumerate(cells):
+            if data is not None and (data.empty or cell not in set(data["cell"])):
+                continue  # every trial of the cell raised: there is nothing to draw
             out.append((f"{name}{_slug(cell, index, len(cells) > 1)}", name, cell))
     return out
 
