@@ -50,6 +50,8 @@ class UnitKind(StrEnum):
     CONSTRAINT = "constraint"
     DISTRACTOR = "distractor"
     REVOCATION = "revocation"
+    INJECTION = "injection"
+    """A line that tries to talk the summarizer out of the rules (sim.adversarial)."""
 
     @property
     def constraint_like(self) -> bool:
