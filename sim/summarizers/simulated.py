@@ -50,6 +50,9 @@ class SimParams:
     """Share of the budget a re-ranker keeps for gists of units below its cut."""
     max_input_tokens: int = 16_384
     """Context window: input past it is never read (and reported as not consumed)."""
+    injection_susceptibility: float = 0.0
+    """Chance that a rule-like line is dropped from a call whose input holds a line telling the
+    summarizer to skip the rules (sim.adversarial); pinned facts are immune. 0: never swayed."""
 
     def __post_init__(self) -> None:
         """Every knob within its range (a scenario's `params` are checked at load time)."""
@@ -96,6 +99,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "rank_noise": (0.0, 10.0),
     "gist_reserve": (0.0, 1.0),
     "max_input_tokens": (1, 10_000_000),
+    "injection_susceptibility": (0.0, 1.0),
 }
 
 
@@ -149,6 +153,8 @@ class SimulatedSummarizer:
         items, consumed = self._read(request.text)
         budget = request.budget_tokens
         used = self._pin(items, request.pinned, budget, request.level)
+        if self.params.injection_susceptibility > 0:  # no draw at 0: results unchanged
+            items = self._swayed(items)
         if classify(request.instruction).mode is Mode.RERANK:
             kept = self._rerank(items, budget, used)
         else:
@@ -199,6 +205,18 @@ class SimulatedSummarizer:
                 level, f"pinned facts need {used} tokens > budget {budget}; refusing to truncate"
             )
         return used
+
+    def _swayed(self, items: list[_Item]) -> list[_Item]:
+        """Obey an injected instruction to leave the rules out: each unpinned rule-like line
+        goes with probability `injection_susceptibility`."""
+        if not any(i.unit.kind is UnitKind.INJECTION for i in items):
+            return items
+        p = self.params.injection_susceptibility
+        return [
+            i
+            for i in items
+            if i.pinned or not i.unit.kind.constraint_like or self.rng.random() >= p
+        ]
 
     def _score(self, items: list[_Item]) -> None:
         noise = self.rng.normal(0.0, self.params.rank_noise, len(items))
