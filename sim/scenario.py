@@ -17,8 +17,10 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -61,6 +63,17 @@ class HistoryConfig(_Model):
     target_tokens: int = Field(7800, gt=0, le=2_000_000, description="L0 length, within 2%.")
     near_misses: int = Field(2, ge=0, le=1000, description="Near-miss distractor sentences.")
     superseded: int = Field(0, ge=0, le=1000, description="Random facts revoked later.")
+    adversarial: int = Field(
+        0, ge=0, le=1000, description="Lines telling the summarizer to drop the rules."
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_unset_adversarial(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # absent unless set, so other scenarios dump (and hash) as they always did
+        data = handler(self)
+        if not self.adversarial and isinstance(data, dict):
+            data.pop("adversarial", None)
+        return data
 
 
 class PlantedConfig(_Model):
