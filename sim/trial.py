@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from sim.adversarial import add_injections
 from sim.engine import rng_for, run_trial
 from sim.generate import generate_history
 from sim.probe import attach_probes
@@ -30,9 +31,13 @@ def strategy_key(name: str, args: dict[str, Any]) -> str:
 
 def trial_history(scenario: Scenario, trial: int) -> History:
     counter = counter_for(scenario.summarizer, scenario.tokenizer)
-    return generate_history(
+    history = generate_history(
         scenario.history_spec(), rng_for(scenario.seed, trial, "history"), counter
     )
+    if scenario.history.adversarial:
+        rng = rng_for(scenario.seed, trial, "adversarial")
+        history = add_injections(history, scenario.history.adversarial, rng, counter)
+    return history
 
 
 def trial_id(trial: int, key: str, cell: str = "") -> str:
