@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sim.adversarial import add_injections as add_injections
     from sim.aggregate import Aggregates as Aggregates
     from sim.baseline import read_baseline as read_baseline
     from sim.baseline import write_baseline as write_baseline
@@ -150,6 +151,7 @@ _EXPORTS: dict[str, str] = {
     "transcript_history": "sim.transcript_history",
     "BudgetInfeasible": "sim.errors",
     "CallTimeout": "sim.errors",
+    "add_injections": "sim.adversarial",
     "FaultConfig": "sim.summarizers.faulty",
     "FaultySummarizer": "sim.summarizers.faulty",
     "GuardedSummarizer": "sim.summarizers.retry",
