@@ -35,7 +35,7 @@ OVERRIDES = [f"trials={TRIALS_PER_CELL}"]
 RUN = ["run", str(TINY), "-S", OVERRIDES[0]]
 UNITS = 4 * TRIALS_PER_CELL  # tiny.toml has four cells
 ROWS = UNITS * 3  # and three strategies
-KILLS = 6
+KILLS = 7
 
 
 @pytest.fixture(scope="module")
@@ -113,15 +113,19 @@ def kill_when(proc: subprocess.Popen[bytes], out: Path, rows: int, delay: float)
 def test_sigkill_at_many_moments_then_resume_equals_an_uninterrupted_run(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Six kills: before the first row, after the first, at seeded random points in between
-    (with a seeded sub-second delay so some land mid-write), and near the end."""
+    """Seven kills: before the first row, after the first unit, at seeded random units in
+    between (with seeded delays of up to 50 ms, so some land mid-write), and two units before
+    the end; one process or two workers (the whole process group dies)."""
     rng = np.random.default_rng(20261108)
-    targets = [-1, 1, *sorted(int(x) for x in rng.integers(3, ROWS - 6, KILLS - 3)), ROWS - 3]
+    middle = sorted(int(u) for u in rng.choice(np.arange(2, UNITS - 3), KILLS - 3, replace=False))
+    plan = [(-1, 2, 0.0), (3, 1, 0.0)]
+    plan += [(3 * u, 1 + k % 2, float(rng.uniform(0.0, 0.05))) for k, u in enumerate(middle)]
+    plan += [(ROWS - 6, 1, 0.0)]
     moments: list[int] = []  # rows on disk when each interrupted run died
-    for i, rows in enumerate(targets):
+    for i, (rows, jobs, delay) in enumerate(plan):
         out = tmp_path / f"kill{i}"
-        proc = spawn(out)
-        on_disk = kill_when(proc, out, rows, float(rng.uniform(0.0, 0.15)))
+        proc = spawn(out, jobs)
+        on_disk = kill_when(proc, out, rows, delay)
         if not (out / SUMMARY_JSON).exists():
             moments.append(on_disk)
         if (out / MANIFEST).exists():
