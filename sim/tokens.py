@@ -113,10 +113,36 @@ def hf_counter(model_path: str) -> MemoCounter:
 _SHARED: dict[str, MemoCounter] = {}
 
 
+def quicktok_counter(encoding: str = "o200k_base") -> MemoCounter:
+    """o200k (GPT-4o's encoding) offline: `quicktok-v1` ships its data, with ids identical to
+    tiktoken's; tiktoken itself would download the o200k file on first use."""
+    try:
+        import quicktok  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        from sim.errors import UserError
+
+        raise UserError(
+            f"tokenizer {encoding}: install with: pip install 'compaction-sim[o200k]'"
+        ) from None
+    enc = quicktok.get_encoding(encoding)
+    return MemoCounter(
+        f"quicktok:{encoding}", lambda s: len(enc.encode_ordinary(s)), additive_lines=True
+    )
+
+
+OFFLINE_ALIASES = {"cl100k_base": DEFAULT_ENCODING}
+"""Names whose plain tiktoken loader would need the network, mapped to an offline copy."""
+
+
 def get_counter(name: str = DEFAULT_ENCODING) -> MemoCounter:
     """One memoized counter per process and name, so workers share the memo across trials."""
     counter = _SHARED.get(name)
     if counter is None:
-        counter = whitespace_counter() if name == "whitespace" else tiktoken_counter(name)
+        if name == "whitespace":
+            counter = whitespace_counter()
+        elif name == "o200k_base":
+            counter = quicktok_counter(name)
+        else:
+            counter = tiktoken_counter(OFFLINE_ALIASES.get(name, name))
         _SHARED[name] = counter
     return counter

@@ -179,3 +179,23 @@ def test_offline_encoding_loads_without_network(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(tiktoken.registry, "ENCODINGS", {})  # force a fresh load
     c = tiktoken_counter()
     assert c.count("Do not rotate the credential after step 4.\n") == 10
+
+
+@given(st.lists(st.one_of(line_text, history_line), min_size=1, max_size=12))
+def test_o200k_counts_line_built_text_additively(lines: list[str]) -> None:
+    """The same additivity rule holds for o200k (quicktok's offline data), which the o200k
+    counter relies on too."""
+    quicktok = pytest.importorskip("quicktok")
+    enc = quicktok.get_encoding("o200k_base")
+    text = "".join(line + "\n" for line in lines)
+    whole = len(enc.encode_ordinary(text))
+    assert whole == sum(len(enc.encode_ordinary(line + "\n")) for line in lines)
+    assert get_counter("o200k_base").count(text) == whole
+
+
+def test_cl100k_base_is_served_offline() -> None:
+    """`tokenizer = "cl100k_base"` would make tiktoken download its file; it maps to the
+    offline copy (same ranks, same counts)."""
+    line = "Do not rotate the credential after step 4."
+    assert get_counter("cl100k_base").count(line) == raw_count(line)
+    assert get_counter("cl100k_base").name == f"tiktoken:{DEFAULT_ENCODING}"
