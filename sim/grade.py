@@ -72,7 +72,7 @@ _MATCHERS: dict[int, _Matcher] = {}
 def _matcher(fact: Fact) -> _Matcher:
     m = _MATCHERS.get(id(fact))
     if m is None or m.fact is not fact:
-        if len(_MATCHERS) > 50_000:
+        if len(_MATCHERS) > 4_096:  # a trial's facts; bounded so old ones are released
             _MATCHERS.clear()
         m = _Matcher.of(fact)
         _MATCHERS[id(fact)] = m
@@ -87,7 +87,7 @@ def _line_sentences(line: str) -> tuple[tuple[str, str], ...]:
     (a kept line is the same string at every level), so this is cached per line."""
     cached = _LINE_SENTENCES.get(line)
     if cached is None:
-        if len(_LINE_SENTENCES) > 200_000:
+        if len(_LINE_SENTENCES) > 100_000:
             _LINE_SENTENCES.clear()
         cached = tuple((raw, normalize(raw)) for raw in split_sentences(line))
         _LINE_SENTENCES[line] = cached

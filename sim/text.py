@@ -42,7 +42,7 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=100_000)
 def normalize(text: str) -> str:
     """Canonical form used for every comparison; padded with spaces for whole-word search."""
     s = text.lower().translate(_APOSTROPHES)

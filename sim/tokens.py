@@ -26,8 +26,11 @@ class Tokenizer(Protocol):
     def count(self, text: str) -> int: ...
 
 
-_MAX_TEXTS = 100_000
-"""Whole texts memoized before the memo is dropped: bounds memory on long sweeps."""
+_MAX_TEXTS = 20_000
+_MAX_LINES = 100_000
+"""Strings memoized before a memo is dropped and refilled: a sweep meets new filler lines in
+every trial, so an unbounded memo would grow with the number of trials (a few hundred trials
+fill it; dropping it costs one re-encoding of the lines still in use)."""
 
 
 class MemoCounter:
@@ -65,6 +68,8 @@ class MemoCounter:
         if n is None:
             n = self._encode_len(line + "\n")
             if line and line == line.strip():
+                if len(self._lines) >= _MAX_LINES:
+                    self._lines.clear()
                 self._lines[line] = n
         return n
 
