@@ -165,7 +165,10 @@ def test_report_and_demo_write_the_html_report(
 @pytest.mark.slow
 def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "int"
-    cmd = [sys.executable, "-m", "sim.cli", "run", TINY, "-S", "trials=12", "--jobs", "2"]
+    # long enough (~160 units of a 4000-token history) that Ctrl-C lands mid-run on a fast,
+    # idle machine too; the first unit on disk is the cue
+    cmd = [sys.executable, "-m", "sim.cli", "run", TINY, "-S", "trials=40"]
+    cmd += ["-S", "history.target_tokens=4000", "--jobs", "2"]
     proc = subprocess.Popen(
         [*cmd, "--out", str(out), "--no-progress"],
         stdout=subprocess.DEVNULL,
