@@ -189,7 +189,10 @@ def test_finish_is_idempotent(baseline: Path, tmp_path: Path) -> None:
 def test_resume_after_sigkill_gives_identical_summary(baseline: Path, tmp_path: Path) -> None:
     """A real crash: the driver and its workers die by SIGKILL mid-run."""
     out = tmp_path / "killed"
-    scenario = ["-S", "trials=12"]
+    # long enough (~160 units of 4000-token histories) that the kill lands mid-run even on an
+    # idle machine; the first unit on disk is the cue
+    overrides = ["trials=40", "history.target_tokens=4000"]
+    scenario = [arg for o in overrides for arg in ("-S", o)]
     args = [sys.executable, "-m", "sim.cli", "run", str(TINY), *scenario, "--jobs", "2"]
     proc = subprocess.Popen(
         [*args, "--out", str(out), "--no-progress"],
@@ -217,6 +220,6 @@ def test_resume_after_sigkill_gives_identical_summary(baseline: Path, tmp_path: 
     )
     assert resumed.returncode == 0, resumed.stderr
     whole = tmp_path / "whole"
-    run_grid(load_grid(TINY, ["trials=12"]), whole, jobs=1, progress=False)
+    run_grid(load_grid(TINY, overrides), whole, jobs=1, progress=False)
     assert (out / SUMMARY_JSON).read_bytes() == (whole / SUMMARY_JSON).read_bytes()
     assert sorted_rows(out) == sorted_rows(whole)
