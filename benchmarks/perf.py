@@ -13,7 +13,7 @@ run, one after the other, on this machine:
 - memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
   fresh process, so streaming to disk can be seen to keep memory flat.
 
-Run: .venv/bin/python benchmarks/perf.py [--trials 40] [--memory 2000]
+Run: .venv/bin/python benchmarks/perf.py [--trials 40] [--memory 2000] [--rss-curve 15000]
 Nothing here is asserted by the test suite: timings vary with the machine and its load.
 """
 
@@ -136,12 +136,34 @@ def _peak_rss(trials: int, out: Path) -> int:
     return int(done.stdout.strip().splitlines()[-1])
 
 
+def _rss_curve(trials: int, points: int = 6) -> list[tuple[int, int]]:
+    """Peak RSS (KiB) of this process along an in-process small-history sweep: flat once the
+    per-process memos are full (they are bounded), whatever the number of trials after that."""
+    from sim.grid import load_grid
+    from sim.sweep import TrialSpec, run_unit
+
+    scenario = load_grid(NOTE, ["trials=1", *SMALL]).cells[0].scenario
+    step = max(1, trials // points)
+    curve = []
+    for trial in range(trials + 1):
+        run_unit(scenario, TrialSpec("", trial))
+        if trial % step == 0:
+            curve.append((trial, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    return curve
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=40, help="trial units per timed sweep")
     parser.add_argument("--memory", type=int, default=0, help="N for the N vs 10N RSS check")
     parser.add_argument("--profile", type=int, default=0, help="print the profile's top N lines")
+    parser.add_argument(
+        "--rss-curve", type=int, default=0, metavar="N", help="peak RSS along N small trials, alone"
+    )
     args = parser.parse_args()
+    if args.rss_curve:
+        print(json.dumps({"rss_kib_by_trials": _rss_curve(args.rss_curve)}))
+        return
     figures: dict[str, Any] = {"workload": "note ladder, 8 constraints, 9 strategies"}
     with tempfile.TemporaryDirectory() as tmp:
         one = _sweep(Path(tmp) / "j1", args.trials, 1, WORKLOAD)
