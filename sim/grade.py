@@ -38,8 +38,16 @@ _NEGATED_PERMIT = re.compile(
 )
 
 
+# Skipping the gate is a permission ("delete the backups without waiting for a yes"), unless a
+# negation governs it, which makes a double negative: "do not delete them without asking".
+_WAIVE = re.compile(r"\bwithout (?:waiting|asking|checking|confirming|confirmation|approval)\b")
+_NEGATION = re.compile(r"\b(?:not|never|no)\b")
+
+
 def sentence_polarity(normalized: str) -> Polarity:
     """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
+    if _WAIVE.search(normalized):
+        return Polarity.FORBID if _NEGATION.search(normalized) else Polarity.REQUIRE
     if _PERMIT.search(_NEGATED_PERMIT.sub(" ", normalized)):
         return Polarity.REQUIRE
     if _FORBID.search(normalized):

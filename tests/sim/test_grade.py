@@ -98,9 +98,16 @@ CASES = {
             "Old backups must not be deleted until the user has said yes.",
             "Only delete the old backups after the user says yes.",
             "Wait for the user's yes before deleting the old backups.",
+            # a double negative keeps the gate
+            "Never delete the old backups without the user's confirmation.",
         ),
         ("Old backups deletion pending.", "Do not delete the old backups."),
-        ("Go ahead and delete the old backups.", "You may delete the old backups now."),
+        (
+            "Go ahead and delete the old backups.",
+            "You may delete the old backups now.",
+            # skipping the gate is a permission, though "without" reads like a negation
+            "Delete the old backups without waiting for the user's yes.",
+        ),
         ("Wait for the user's yes before deleting the staging bucket.",),
         "Do not delete the old backups. Ask and wait until the user confirms.",
     ),
