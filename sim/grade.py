@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 from sim.text import normalize, split_sentences
@@ -44,6 +45,7 @@ _WAIVE = re.compile(r"\bwithout (?:waiting|asking|checking|confirming|confirmati
 _NEGATION = re.compile(r"\b(?:not|never|no)\b")
 
 
+@lru_cache(maxsize=50_000)  # a kept sentence is graded again at every level and strategy
 def sentence_polarity(normalized: str) -> Polarity:
     """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
     if _WAIVE.search(normalized):
@@ -108,11 +110,19 @@ class Sentences:
     __slots__ = ("joined", "pairs", "starts")
 
     def __init__(self, text: str) -> None:
-        self.pairs = [p for line in text.split("\n") if line for p in _line_sentences(line)]
+        lines = text.split("\n")
+        cached = list(map(_LINE_SENTENCES.get, lines))  # one C-level lookup pass; misses below
+        self.pairs = [
+            p
+            for line, hit in zip(lines, cached, strict=True)
+            if line
+            for p in (hit if hit is not None else _line_sentences(line))
+        ]
         # All normalized sentences in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.
-        self.joined = "".join(norm for _, norm in self.pairs)
-        self.starts = list(accumulate((len(norm) for _, norm in self.pairs), initial=0))
+        norms = [norm for _, norm in self.pairs]
+        self.joined = "".join(norms)
+        self.starts = list(accumulate(map(len, norms), initial=0))
 
     def mentioning(self, forms: tuple[str, ...]) -> list[int]:
         """Indices, in text order, of the sentences that contain any of `forms`."""
