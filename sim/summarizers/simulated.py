@@ -107,6 +107,7 @@ _RANGES: dict[str, tuple[float, float]] = {
 class _Item:
     unit: Unit
     rung: int
+    costs: tuple[int, ...]  # tokens per rung, the inverted rendering last (INVERTED = -1)
     pinned: bool = False
     score: float = 0.0
 
@@ -135,11 +136,14 @@ class SimulatedSummarizer:
         u = item.unit
         return u.inverted or u.renderings[-1] if item.rung == INVERTED else u.renderings[item.rung]
 
-    def _cost(self, item: _Item, rung: int | None = None) -> int:
-        r = item.rung if rung is None else rung
-        if r == INVERTED:
-            return self.counter.count_line(item.unit.inverted or item.unit.renderings[-1])
-        return self.counter.count_line(item.unit.renderings[r])
+    def _costs(self, unit: Unit) -> tuple[int, ...]:
+        """Every rung's token count, counted once per unit and call."""
+        count = self.counter.count_line
+        return (*map(count, unit.renderings), count(unit.inverted or unit.renderings[-1]))
+
+    @staticmethod
+    def _cost(item: _Item, rung: int | None = None) -> int:
+        return item.costs[item.rung if rung is None else rung]
 
     def _gist(self, item: _Item) -> int:
         """The rung a unit falls to when abstracted; rarely its inverted form."""
@@ -175,7 +179,7 @@ class SimulatedSummarizer:
             known = self._lines.get(line)
             if known is None:  # text the world did not write (a real pin block, say)
                 known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-            items.append(_Item(known[0], known[1]))
+            items.append(_Item(known[0], known[1], self._costs(known[0])))
         return items, consumed
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
@@ -188,7 +192,7 @@ class SimulatedSummarizer:
                 unit = self._by_fact.get(fact.fact_id) or Unit(
                     -1, UnitKind.CONSTRAINT, 1.0, (fact.text,), fact.fact_id
                 )
-                present = [_Item(unit, 0)]
+                present = [_Item(unit, 0, self._costs(unit))]
                 items.insert(0, present[0])
             for item in present:
                 item.pinned, item.rung = True, 0
