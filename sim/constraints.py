@@ -13,6 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.constraint_pools import (
+    CONDITIONAL,
+    CONFIRM_FORMS,
+    CONFIRMATION,
+    ORDERING,
+    OTHER_OBJECTS,
+    PROHIBITION,
+    VALUE_PIN,
+)
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
 
@@ -41,143 +50,6 @@ def _pick(rng: np.random.Generator, seq: tuple[str, ...]) -> str:
     return seq[int(rng.integers(len(seq)))]
 
 
-# (base verb, gerund, noun form, object, plural object form)
-_PROHIBITION = (
-    ("rotate", "rotating", "rotation", "credential", "credentials"),
-    ("delete", "deleting", "deletion", "staging snapshots", "staging snapshot"),
-    ("restart", "restarting", "restart", "payment worker", "payment workers"),
-    ("revoke", "revoking", "revocation", "signing key", "signing keys"),
-    ("truncate", "truncating", "truncation", "audit log table", "audit log tables"),
-    ("reindex", "reindexing", "reindex", "search index", "search indexes"),
-    ("purge", "purging", "purge", "session cache", "session caches"),
-    ("redeploy", "redeploying", "redeploy", "billing service", "billing services"),
-    ("scale down", "scaling down", "scale-down", "analytics cluster", "analytics clusters"),
-    ("renew", "renewing", "renewal", "TLS certificate", "TLS certificates"),
-    ("drop", "dropping", "drop", "legacy orders table", "legacy orders tables"),
-    ("flush", "flushing", "flush", "message queue", "message queues"),
-)
-# (verb, gerund, object, the later step as a gerund phrase, the later step as a noun phrase)
-_ORDERING = (
-    ("run", "running", "database migration", "deploying the API", "the API deploy"),
-    ("build", "building", "release notes", "tagging the release", "the release tag"),
-    ("back up", "backing up", "user table", "changing the schema", "the schema change"),
-    ("drain", "draining", "web node", "upgrading the kernel", "the kernel upgrade"),
-    ("notify", "notifying", "on-call channel", "starting the failover", "the failover"),
-    ("warm", "warming", "CDN cache", "switching DNS", "the DNS switch"),
-    ("export", "exporting", "tenant list", "rotating the shards", "the shard rotation"),
-    ("snapshot", "snapshotting", "ledger volume", "resizing the disk", "the disk resize"),
-)
-# (setting, object, value)
-_VALUE_PIN = (
-    ("region", "new buckets", "eu-west-1"),
-    ("instance type", "build runners", "c6i.large"),
-    ("timezone", "report timestamps", "UTC"),
-    ("log level", "ingest service", "WARN"),
-    ("retention period", "audit exports", "90 days"),
-    ("port", "metrics endpoint", "9464"),
-    ("currency", "invoice totals", "EUR"),
-    ("replica count", "cache tier", "3 replicas"),
-)
-# (condition as written, accepted condition forms, verb, gerund, noun, object)
-_CONDITIONAL = (
-    (
-        "the integration tests fail",
-        (
-            "integration tests fail",
-            "integration tests failing",
-            "failing integration tests",
-            "integration tests are failing",
-            "integration test failure",
-            "integration tests are red",
-        ),
-        "merge",
-        "merging",
-        "merge",
-        "release branch",
-    ),
-    (
-        "the canary error rate is above 2%",
-        (
-            "canary error rate is above 2",
-            "canary error rate above 2",
-            "canary errors above 2",
-            "canary error rate exceeds 2",
-        ),
-        "promote",
-        "promoting",
-        "promotion",
-        "canary build",
-    ),
-    (
-        "disk usage is above 90%",
-        ("disk usage is above 90", "disk usage above 90", "disk usage exceeds 90"),
-        "start",
-        "starting",
-        "start",
-        "nightly compaction job",
-    ),
-    (
-        "the security scan reports a critical finding",
-        (
-            "security scan reports critical finding",
-            "critical finding in security scan",
-            "critical security finding",
-            "security scan finds critical",
-        ),
-        "publish",
-        "publishing",
-        "publication",
-        "container image",
-    ),
-    (
-        "the load test misses its latency target",
-        (
-            "load test misses its latency target",
-            "load test misses latency target",
-            "missed latency target",
-            "latency target is missed",
-        ),
-        "enable",
-        "enabling",
-        "rollout",
-        "new pricing page",
-    ),
-)
-# (verb, gerund, noun, object)
-_CONFIRMATION = (
-    ("delete", "deleting", "deletion", "old backups"),
-    ("send", "sending", "payout", "customer refund batch"),
-    ("force-push", "force-pushing", "force-push", "main branch"),
-    ("wipe", "wiping", "wipe", "test tenant data"),
-    ("close", "closing", "closure", "stale support tickets"),
-    ("archive", "archiving", "archival", "Q3 project folders"),
-    ("downgrade", "downgrading", "downgrade", "free-tier accounts"),
-)
-_CONFIRM_FORMS = (
-    "users yes",
-    "user says yes",
-    "user confirms",
-    "users confirmation",
-    "user confirmation",
-    "users approval",
-    "user approves",
-    "explicit confirmation",
-    "explicit yes",
-    "user has said yes",
-)
-# objects that never appear as facts: near misses share a verb or condition with a fact
-_OTHER_OBJECTS = (
-    "API token",
-    "read replica",
-    "feature flags",
-    "staging bucket",
-    "worker pool",
-    "build cache",
-    "webhook secret",
-    "preview environment",
-)
-
-
 def _past(verb: str) -> str:
     return verb + "d" if verb.endswith("e") else verb + "ed"
 
@@ -185,7 +57,7 @@ def _past(verb: str) -> str:
 def _prohibition(
     i: int, rng: np.random.Generator, fact_id: str, step: int | None = None, phrasing: int = -1
 ) -> PlantedText:
-    v, g, n, o, o_pl = _PROHIBITION[i]
+    v, g, n, o, o_pl = PROHIBITION[i]
     step = int(rng.integers(2, 10)) if step is None else step
     phrasings = (
         f"Do not {v} the {o} after step {step}.",
@@ -230,7 +102,7 @@ def _prohibition(
 
 
 def _ordering(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
-    v, g, o, later_g, later_n = _ORDERING[i]
+    v, g, o, later_g, later_n = ORDERING[i]
     text = _pick(
         rng,
         (
@@ -274,7 +146,7 @@ def _ordering(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
 
 
 def _value_pin(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
-    setting, o, value = _VALUE_PIN[i]
+    setting, o, value = VALUE_PIN[i]
     text = _pick(
         rng,
         (
@@ -301,7 +173,7 @@ def _value_pin(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
 
 
 def _conditional(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
-    cond, forms, v, g, n, o = _CONDITIONAL[i]
+    cond, forms, v, g, n, o = CONDITIONAL[i]
     text = _pick(
         rng,
         (
@@ -335,7 +207,7 @@ def _conditional(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
 
 
 def _confirmation(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
-    v, g, n, o = _CONFIRMATION[i]
+    v, g, n, o = CONFIRMATION[i]
     text = _pick(
         rng,
         (
@@ -347,7 +219,7 @@ def _confirmation(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText
     anchors = (
         AnchorGroup("action", (v, g, n, _past(v))),
         AnchorGroup("object", (o,)),
-        AnchorGroup("condition", _CONFIRM_FORMS),
+        AnchorGroup("condition", CONFIRM_FORMS),
     )
     fact = Fact(
         fact_id,
@@ -371,11 +243,11 @@ def _confirmation(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText
 Builder = Callable[[int, np.random.Generator, str], PlantedText]
 
 CLASSES: dict[str, tuple[Builder, int]] = {
-    "prohibition": (_prohibition, len(_PROHIBITION)),
-    "ordering": (_ordering, len(_ORDERING)),
-    "value_pin": (_value_pin, len(_VALUE_PIN)),
-    "conditional": (_conditional, len(_CONDITIONAL)),
-    "confirmation": (_confirmation, len(_CONFIRMATION)),
+    "prohibition": (_prohibition, len(PROHIBITION)),
+    "ordering": (_ordering, len(ORDERING)),
+    "value_pin": (_value_pin, len(VALUE_PIN)),
+    "conditional": (_conditional, len(CONDITIONAL)),
+    "confirmation": (_confirmation, len(CONFIRMATION)),
 }
 
 
@@ -387,8 +259,8 @@ _OBJECT_COLUMN = {
     "confirmation": 3,
 }
 _POOLS: dict[str, tuple[tuple[object, ...], ...]] = {
-    "prohibition": _PROHIBITION, "ordering": _ORDERING, "value_pin": _VALUE_PIN,
-    "conditional": _CONDITIONAL, "confirmation": _CONFIRMATION,
+    "prohibition": PROHIBITION, "ordering": ORDERING, "value_pin": VALUE_PIN,
+    "conditional": CONDITIONAL, "confirmation": CONFIRMATION,
 }  # fmt: skip
 
 
@@ -405,7 +277,7 @@ def build_fact(cls: str, variant: int, rng: np.random.Generator, fact_id: str) -
 
 def prohibition_for(verb: str, obj: str, step: int, fact_id: str) -> PlantedText:
     """A prohibition with chosen slots (the note's "do not rotate the credential after step 4")."""
-    for i, row in enumerate(_PROHIBITION):
+    for i, row in enumerate(PROHIBITION):
         if row[0] == verb and row[3] == obj:
             return _prohibition(i, np.random.default_rng(0), fact_id, step=step, phrasing=0)
     raise KeyError(f"no prohibition template for verb={verb!r} object={obj!r}")
@@ -414,7 +286,7 @@ def prohibition_for(verb: str, obj: str, step: int, fact_id: str) -> PlantedText
 def near_miss(rng: np.random.Generator, planted: PlantedText) -> Near:
     """A sentence that shares the fact's action and condition but names another object,
     or names the fact's object with an unrelated action: a substring grader's trap."""
-    other = _pick(rng, _OTHER_OBJECTS)
+    other = _pick(rng, OTHER_OBJECTS)
     fact = planted.fact
     action = next((g.forms[0] for g in fact.anchors if g.role == "action"), None)
     topic = fact.topic.forms[0]
