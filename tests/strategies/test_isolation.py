@@ -18,6 +18,8 @@ STRATEGIES = Path(__file__).resolve().parents[2] / "strategies"
 GROUND_TRUTH = {
     "sim.generate",
     "sim.constraints",
+    "sim.constraint_pools",
+    "sim.adversarial",
     "sim.engine",
     "sim.trial",
     "sim.summarizers.simulated",
