@@ -130,8 +130,10 @@ def quicktok_counter(encoding: str = "o200k_base") -> MemoCounter:
             f"tokenizer {encoding}: install with: pip install 'compaction-sim[o200k]'"
         ) from None
     enc = quicktok.get_encoding(encoding)
+    # Not line-additive: o200k's pattern lets punctuation run on across a newline ("<\n/" is
+    # one piece), so every text is encoded whole (and memoized).
     return MemoCounter(
-        f"quicktok:{encoding}", lambda s: len(enc.encode_ordinary(s)), additive_lines=True
+        f"quicktok:{encoding}", lambda s: len(enc.encode_ordinary(s)), additive_lines=False
     )
 
 

@@ -182,15 +182,24 @@ def test_offline_encoding_loads_without_network(monkeypatch: pytest.MonkeyPatch)
 
 
 @given(st.lists(st.one_of(line_text, history_line), min_size=1, max_size=12))
-def test_o200k_counts_line_built_text_additively(lines: list[str]) -> None:
-    """The same additivity rule holds for o200k (quicktok's offline data), which the o200k
-    counter relies on too."""
+def test_o200k_counter_matches_the_whole_encoding(lines: list[str]) -> None:
+    """o200k (quicktok's offline data) is counted whole: the counter agrees with encoding the
+    text in one piece."""
     quicktok = pytest.importorskip("quicktok")
     enc = quicktok.get_encoding("o200k_base")
     text = "".join(line + "\n" for line in lines)
-    whole = len(enc.encode_ordinary(text))
-    assert whole == sum(len(enc.encode_ordinary(line + "\n")) for line in lines)
-    assert get_counter("o200k_base").count(text) == whole
+    assert get_counter("o200k_base").count(text) == len(enc.encode_ordinary(text))
+
+
+def test_o200k_is_not_line_additive() -> None:
+    """Why the o200k counter encodes whole texts: its pattern lets punctuation run on across a
+    newline, so summing line counts would be wrong (a counter that did would fail here)."""
+    quicktok = pytest.importorskip("quicktok")
+    enc = quicktok.get_encoding("o200k_base")
+    lines = ["<", "/:0"]
+    whole = len(enc.encode_ordinary("".join(line + "\n" for line in lines)))
+    assert whole != sum(len(enc.encode_ordinary(line + "\n")) for line in lines)
+    assert get_counter("o200k_base").count("<\n/:0\n") == whole
 
 
 def test_cl100k_base_is_served_offline() -> None:
