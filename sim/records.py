@@ -67,6 +67,9 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
         "collapsed": rec.collapsed,
         "silent": rec.silent,
         "loud": rec.loud,
+        # a level emitted more than its budget (keep_all, an overflowing budget-open call): the
+        # first counter failed, whatever the facts did
+        "over_budget": any(not lv.budget_ok for lv in rec.levels),
         "blame_level": rec.blame_level,
         "aborted_at": rec.aborted_at,
         "failure": rec.failure,

@@ -68,11 +68,16 @@ def format_table(summary: pd.DataFrame, by: str | Sequence[str] = "strategy") ->
     keys = _label_cols(summary, [by] if isinstance(by, str) else list(by))
     counts = [c for c in ("trials", "errors") if c in summary]
     cost = [spec for spec in _COST if spec[1] in summary]
-    head = [*keys, *counts, *(f"{h} [95% CI]" for _, h in _RATES), *(h for h, _, _ in cost)]
+    over = ["over budget"] if "over_budget_rate" in summary else []  # the first counter
+    head = [*keys, *counts, *(f"{h} [95% CI]" for _, h in _RATES), *over]
+    head += [h for h, _, _ in cost]
     lines = []
     for _, r in summary.iterrows():
         row = [str(r[k]) for k in keys] + [str(int(r[c])) for c in counts]
         row += [rate_ci(r, name) for name, _ in _RATES]
+        if over:
+            rate = r["over_budget_rate"]
+            row.append("-" if rate is None or rate != rate else pct(float(rate)))
         row += [fmt.format(r[col]) for _, col, fmt in cost]
         lines.append([*row, str(r["blame_level"])])
     return align([*head, "blame"], lines, left=len(keys))
