@@ -26,7 +26,6 @@ the field. `declare_fact` is the same validation for facts declared in Python.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from sim.errors import UserError
 from sim.grade import Sentences, grade_fact, sentence_polarity
 from sim.text import normalize, split_sentences
 from sim.tokens import Tokenizer, get_counter
+from sim.tomlfile import read_toml
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
 REGISTRY_VERSION = 1
@@ -238,14 +238,5 @@ def parse_registry(
 def load_floor_registry(path: str | Path, counter: Tokenizer | None = None) -> FloorRegistry:
     """Read a registry file at start-up; every problem is one FloorRegistryError line."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_bytes().decode("utf-8"))
-    except OSError as exc:
-        raise FloorRegistryError(f"{p}: cannot read floor registry ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise FloorRegistryError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise FloorRegistryError(f"{p}: invalid TOML: {exc}") from None
-    except RecursionError:
-        raise FloorRegistryError(f"{p}: invalid TOML: nested too deeply") from None
+    data = read_toml(p, "floor registry", FloorRegistryError)
     return parse_registry(data, str(p), counter)

@@ -4,7 +4,6 @@ every error reported as one line that names the file, the field and the value.
 
 from __future__ import annotations
 
-import tomllib
 import warnings
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from sim.scenario_parts import (
 )
 from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.simulated import SimParams
+from sim.tomlfile import read_toml
 from sim.types import Ladder, LevelSpec
 
 SCHEMA_VERSION = 1
@@ -241,19 +241,4 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def read_scenario_data(p: Path) -> dict[str, Any]:
     """The raw TOML of a scenario file (overrides and sweeps edit it before validation)."""
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_SCENARIO_BYTES + 1)
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read scenario ({exc.strerror})") from None
-    if len(raw) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"{p}: larger than {MAX_SCENARIO_BYTES} bytes; not a scenario file")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: invalid TOML: {exc}") from None
-    except RecursionError:
-        raise ScenarioError(f"{p}: invalid TOML: nested too deeply") from None
-    return data
+    return read_toml(p, "scenario", ScenarioError, MAX_SCENARIO_BYTES)

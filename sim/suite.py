@@ -9,7 +9,6 @@ so a regression can always be read against "do nothing" and "keep everything".
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from sim.errors import ScenarioError
 from sim.grid import Grid, grid_from_data
 from sim.outcomes import REFERENCES, base_name
 from sim.scenario import format_validation_error, read_scenario_data
+from sim.tomlfile import read_toml
 
 DEFAULT_SUITE = Path("benchmarks/suite.toml")
 _NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$"  # a directory name: no leading dot, so never ".."
@@ -92,12 +92,7 @@ def with_references(strategies: list[Any]) -> list[Any]:
 def load_suite(path: str | Path = DEFAULT_SUITE) -> Suite:
     """Read and validate a suite and its case files; problems are one-line ScenarioErrors."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read suite ({exc.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{p}: invalid TOML: {exc}") from None
+    data = read_toml(p, "suite", ScenarioError)
     try:
         spec = SuiteFile.model_validate(data)
     except ValidationError as exc:
