@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from sim import __version__
-from sim.commands.run import RUNS_DIR, jobs_from
+from sim.commands.run import RUNS_DIR, add_jobs, add_overrides, jobs_from
 from sim.errors import UserError
 from sim.gate_report import table
 from sim.manifest import spec_hash
@@ -37,15 +37,8 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subs.add_parser("bench", help="run the regression suite (for compsim check)")
     p.add_argument("--suite", type=Path, default=DEFAULT_SUITE, help=f"default: {DEFAULT_SUITE}")
     p.add_argument("--out", type=Path, default=None, help="suite run directory to create")
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument(
-        "-S",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="set a field of every case's scenario (value parsed as TOML); repeatable",
-    )
+    add_jobs(p)
+    add_overrides(p, "set a field of every case's scenario (value parsed as TOML); repeatable")
     p.add_argument("--case", action="append", default=[], help="run only this case; repeatable")
     p.add_argument("--force", action="store_true", help="replace the suite run in --out")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -25,19 +25,23 @@ from sim.tables import format_table
 RUNS_DIR = Path("results/runs")
 
 
+def add_overrides(p: argparse.ArgumentParser, text: str) -> None:
+    """`-S KEY=VALUE`, repeatable, collected in `args.overrides`."""
+    p.add_argument(
+        "-S", dest="overrides", action="append", default=[], metavar="KEY=VALUE", help=text
+    )
+
+
+def add_jobs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+
+
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """Options shared by `run` and `demo`."""
     p.add_argument("--trials", type=int, default=None, help="trial indices per cell")
     p.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
-    p.add_argument(
-        "-S",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="set a scenario field before validation (value parsed as TOML); repeatable",
-    )
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    add_overrides(p, "set a scenario field before validation (value parsed as TOML); repeatable")
+    add_jobs(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument(
         "--traces",
