@@ -8,6 +8,10 @@ the note's 8k/2k/512/128 scaled down to 600/150/48, so a whole trial runs in mil
 from __future__ import annotations
 
 import functools
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -261,3 +265,30 @@ def write_scenario(directory: Path, text: str = SMALL_SCENARIO, name: str = "s.t
     path = directory / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# A sweep long enough (~160 units of 4000-token histories) that a signal sent once its first
+# unit is on disk lands mid-run, even on a fast idle machine.
+LONG_TINY_OVERRIDES = ("trials=40", "history.target_tokens=4000")
+LONG_TINY_SWEEP = (*(a for o in LONG_TINY_OVERRIDES for a in ("-S", o)), "--jobs", "2")
+
+
+def start_long_run(scenario: Path, out: Path, cwd: Path) -> subprocess.Popen[str]:
+    """`compsim run` in its own process group, SIGINT restored as a terminal's foreground job
+    has it (a child inherits an ignored SIGINT from a CI runner or a background shell)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "run", str(scenario), *LONG_TINY_SWEEP,
+         "--out", str(out), "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        cwd=cwd,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+
+
+def wait_for_first_unit(trials: Path, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and not (trials.exists() and trials.stat().st_size):
+        time.sleep(0.05)

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from sim.cli import main
 from sim.results import MANIFEST, REPORT, SUMMARY_JSON, TRIALS, iter_jsonl, load_run
+from tests.helpers import start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.toml")
@@ -165,26 +165,8 @@ def test_report_and_demo_write_the_html_report(
 @pytest.mark.slow
 def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "int"
-    # long enough (~160 units of a 4000-token history) that Ctrl-C lands mid-run on a fast,
-    # idle machine too; the first unit on disk is the cue
-    cmd = [sys.executable, "-m", "sim.cli", "run", TINY, "-S", "trials=40"]
-    cmd += ["-S", "history.target_tokens=4000", "--jobs", "2"]
-    proc = subprocess.Popen(
-        [*cmd, "--out", str(out), "--no-progress"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        cwd=ROOT,
-        # a terminal's foreground job takes Ctrl-C; a child inherits an ignored SIGINT (from a
-        # CI runner or a background shell) and Python then never raises KeyboardInterrupt
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (
-        (out / TRIALS).exists() and (out / TRIALS).stat().st_size
-    ):
-        time.sleep(0.05)
+    proc = start_long_run(Path(TINY), out, ROOT)
+    wait_for_first_unit(out / TRIALS)
     os.killpg(proc.pid, signal.SIGINT)  # the terminal sends it to the whole group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from sim.sweep import (
     batches,
     trial_specs,
 )
+from tests.helpers import LONG_TINY_OVERRIDES, start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny.toml"
@@ -189,24 +189,8 @@ def test_finish_is_idempotent(baseline: Path, tmp_path: Path) -> None:
 def test_resume_after_sigkill_gives_identical_summary(baseline: Path, tmp_path: Path) -> None:
     """A real crash: the driver and its workers die by SIGKILL mid-run."""
     out = tmp_path / "killed"
-    # long enough (~160 units of 4000-token histories) that the kill lands mid-run even on an
-    # idle machine; the first unit on disk is the cue
-    overrides = ["trials=40", "history.target_tokens=4000"]
-    scenario = [arg for o in overrides for arg in ("-S", o)]
-    args = [sys.executable, "-m", "sim.cli", "run", str(TINY), *scenario, "--jobs", "2"]
-    proc = subprocess.Popen(
-        [*args, "--out", str(out), "--no-progress"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        cwd=ROOT,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        trials = out / TRIALS
-        if trials.exists() and trials.stat().st_size > 0:
-            break
-        time.sleep(0.05)
+    proc = start_long_run(TINY, out, ROOT)
+    wait_for_first_unit(out / TRIALS)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     assert not (out / SUMMARY_JSON).exists(), "the run finished before it could be killed"
@@ -220,6 +204,6 @@ def test_resume_after_sigkill_gives_identical_summary(baseline: Path, tmp_path: 
     )
     assert resumed.returncode == 0, resumed.stderr
     whole = tmp_path / "whole"
-    run_grid(load_grid(TINY, overrides), whole, jobs=1, progress=False)
+    run_grid(load_grid(TINY, list(LONG_TINY_OVERRIDES)), whole, jobs=1, progress=False)
     assert (out / SUMMARY_JSON).read_bytes() == (whole / SUMMARY_JSON).read_bytes()
     assert sorted_rows(out) == sorted_rows(whole)
