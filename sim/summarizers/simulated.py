@@ -69,26 +69,38 @@ class SimParams:
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
-_CATALOGUE: list[tuple[History, dict[str, tuple[Unit, int]], dict[str, Unit]]] = []
+class _World:
+    """What the summarizer knows of one history, built once and shared by every strategy of a
+    trial: each rendering -> (unit, rung), fact id -> unit, each unit's cost per rung, and each
+    input text already read. Strategies read identical L1 groups (and floor_gated re-reads its
+    input on every retry), so a text is split, looked up and costed once, not once per call."""
+
+    __slots__ = ("by_fact", "costs", "counter", "history", "lines", "reads")
+
+    def __init__(self, history: History, counter: MemoCounter) -> None:
+        self.history, self.counter = history, counter
+        self.lines: dict[str, tuple[Unit, int]] = {}
+        self.by_fact: dict[str, Unit] = {}
+        # id(unit) -> (unit, tokens per rung); holding the unit keeps its id from being reused
+        self.costs: dict[int, tuple[Unit, tuple[int, ...]]] = {}
+        self.reads: dict[tuple[str, int], tuple[tuple[tuple[Unit, int], ...], int]] = {}
+        for unit in history.units:
+            for rung, text in enumerate(unit.renderings):
+                self.lines.setdefault(text, (unit, rung))
+            if unit.inverted:
+                self.lines.setdefault(unit.inverted, (unit, INVERTED))
+            if unit.fact_id:
+                self.by_fact[unit.fact_id] = unit
 
 
-def _catalogue(history: History) -> tuple[dict[str, tuple[Unit, int]], dict[str, Unit]]:
-    """Every rendering of every unit -> (unit, rung), and fact id -> unit. Built once per
-    history (every strategy of a trial shares it) and only read afterwards."""
-    for known, lines, by_fact in _CATALOGUE:
-        if known is history:
-            return lines, by_fact
-    lines = {}
-    by_fact = {}
-    for unit in history.units:
-        for rung, text in enumerate(unit.renderings):
-            lines.setdefault(text, (unit, rung))
-        if unit.inverted:
-            lines.setdefault(unit.inverted, (unit, INVERTED))
-        if unit.fact_id:
-            by_fact[unit.fact_id] = unit
-    _CATALOGUE[:] = [(history, lines, by_fact)]
-    return lines, by_fact
+_WORLD: list[_World] = []  # one slot: the trial in progress (units of older ones are freed)
+
+
+def _world(history: History, counter: MemoCounter) -> _World:
+    if _WORLD and _WORLD[0].history is history and _WORLD[0].counter is counter:
+        return _WORLD[0]
+    _WORLD[:] = [_World(history, counter)]
+    return _WORLD[0]
 
 
 _RANGES: dict[str, tuple[float, float]] = {
@@ -128,7 +140,7 @@ class SimulatedSummarizer:
         self.max_input_tokens = self.params.max_input_tokens
         self.rng = rng
         self.counter = counter
-        self._lines, self._by_fact = _catalogue(history)
+        self._world = _world(history, counter)
 
     # --- rendering helpers -------------------------------------------------------------
     @staticmethod
@@ -137,9 +149,14 @@ class SimulatedSummarizer:
         return u.inverted or u.renderings[-1] if item.rung == INVERTED else u.renderings[item.rung]
 
     def _costs(self, unit: Unit) -> tuple[int, ...]:
-        """Every rung's token count, counted once per unit and call."""
+        """Every rung's token count, the inverted rendering last; once per unit per trial."""
+        known = self._world.costs.get(id(unit))
+        if known is not None and known[0] is unit:
+            return known[1]
         count = self.counter.count_line
-        return (*map(count, unit.renderings), count(unit.inverted or unit.renderings[-1]))
+        costs = (*map(count, unit.renderings), count(unit.inverted or unit.renderings[-1]))
+        self._world.costs[id(unit)] = (unit, costs)
+        return costs
 
     @staticmethod
     def _cost(item: _Item, rung: int | None = None) -> int:
@@ -166,8 +183,18 @@ class SimulatedSummarizer:
         return SummaryResult("".join(self._text(i) + "\n" for i in kept), consumed)
 
     def _read(self, text: str) -> tuple[list[_Item], int]:
-        items: list[_Item] = []
+        """Each line recognised as a unit at a rung; lines past the context window unread."""
+        key = (text, self.max_input_tokens)
+        known = self._world.reads.get(key)
+        if known is None:
+            known = self._world.reads[key] = self._recognise(text)
+        costs = self._costs
+        return [_Item(unit, rung, costs(unit)) for unit, rung in known[0]], known[1]
+
+    def _recognise(self, text: str) -> tuple[tuple[tuple[Unit, int], ...], int]:
+        units: list[tuple[Unit, int]] = []
         consumed = 0
+        lines = self._world.lines
         for raw in text.split("\n"):
             line = raw.strip()
             if not line:
@@ -176,11 +203,11 @@ class SimulatedSummarizer:
             if consumed + cost > self.max_input_tokens:
                 break
             consumed += cost
-            known = self._lines.get(line)
+            known = lines.get(line)
             if known is None:  # text the world did not write (a real pin block, say)
                 known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-            items.append(_Item(known[0], known[1], self._costs(known[0])))
-        return items, consumed
+            units.append(known)
+        return tuple(units), consumed
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
         """Mark pinned facts (bringing back those missing from the input) at their floor:
@@ -189,7 +216,7 @@ class SimulatedSummarizer:
         for fact in pinned:
             present = [i for i in items if i.unit.fact_id == fact.fact_id]
             if not present:
-                unit = self._by_fact.get(fact.fact_id) or Unit(
+                unit = self._world.by_fact.get(fact.fact_id) or Unit(
                     -1, UnitKind.CONSTRAINT, 1.0, (fact.text,), fact.fact_id
                 )
                 present = [_Item(unit, 0, self._costs(unit))]
