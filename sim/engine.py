@@ -13,13 +13,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from sim.call_groups import calls
 from sim.errors import CompactionFailure, RecallFloorViolation
-from sim.grade import grade_text
 from sim.invariants import level_record, outcomes
 from sim.summarizers.base import Summarizer
 from sim.tokens import MemoCounter
+from sim.trial_memo import trial_memo
 from sim.types import (
-    Fact,
     FactGrade,
     History,
     Ladder,
@@ -37,18 +37,6 @@ def rng_for(seed: int, trial: int, stream: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, trial, zlib.crc32(stream.encode())]))
 
 
-def _groups(pieces: Sequence[str], size: int) -> list[str]:
-    if size <= 0:
-        return ["".join(pieces)]
-    return ["".join(pieces[i : i + size]) for i in range(0, len(pieces), size)]
-
-
-def _shares(budget: int, sizes: Sequence[int]) -> list[int]:
-    """Each call's share of the level budget, in proportion to its input; never above it."""
-    total = max(sum(sizes), 1)
-    return [max(1, budget * s // total) for s in sizes]
-
-
 def run_trial(
     history: History,
     ladder: Ladder,
@@ -62,12 +50,10 @@ def run_trial(
     label: str | None = None,
 ) -> TrialRecord:
     facts = history.facts
-
-    def grade(text: str, subset: Sequence[Fact]) -> tuple[FactGrade, ...]:
-        return grade_text(text, subset, counter)
-
-    pieces = history.pieces
-    l0_text = "".join(pieces)
+    memo = trial_memo(history, counter)
+    grade = memo.grade
+    pieces: Sequence[str] = memo.pieces
+    l0_text = memo.l0_text
     prev = grade(l0_text, facts)
     trail: list[tuple[FactGrade, ...]] = [prev]
     levels: list[LevelRecord] = []
@@ -76,11 +62,11 @@ def run_trial(
     failure: str | None = None
     failed: tuple[Violation, ...] = ()
     for spec in ladder.levels:
-        ctx = CallContext(
-            spec.name, spec.instruction, summarizer, counter, grade, history.declared_facts
-        )
-        groups = _groups(pieces, spec.group_size)
-        shares = _shares(spec.budget_tokens, [counter.count(g) for g in groups])
+        ctx = CallContext(spec.name, spec.instruction, summarizer, counter, grade, memo.declared)
+        if pieces is memo.pieces:  # the first level: every strategy splits L0 the same way
+            groups, shares = memo.first_calls(spec.group_size, spec.budget_tokens)
+        else:
+            groups, shares = calls(pieces, spec.group_size, spec.budget_tokens, counter)
         results: list[PieceResult] = []
         try:
             for text, share in zip(groups, shares, strict=True):
@@ -99,7 +85,7 @@ def run_trial(
             failure = exc.reason
             aborted = spec.name
             break
-        record = level_record(spec, results, prev, facts, counter, keep_text)
+        record = level_record(spec, results, prev, facts, counter, keep_text, grade)
         violations.extend(v for r in results for v in r.violations)
         levels.append(record)
         prev = record.grades
@@ -114,7 +100,7 @@ def run_trial(
         violations=tuple(violations),
         aborted_at=aborted,
         failure=failure,
-        l0_tokens=counter.count(l0_text),
+        l0_tokens=memo.l0_tokens,
         l0_text=l0_text if keep_text else "",
         facts=facts,
         l0_grades=trail[0],

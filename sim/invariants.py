@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from sim.grade import grade_text
 from sim.tokens import MemoCounter
@@ -19,6 +20,7 @@ from sim.types import (
     FactGrade,
     FactOutcome,
     Grade,
+    Grader,
     LevelRecord,
     LevelSpec,
     PieceResult,
@@ -38,14 +40,18 @@ def level_record(
     facts: Sequence[Fact],
     counter: MemoCounter,
     keep_text: bool,
+    grade: Grader | None = None,
 ) -> LevelRecord:
+    """The level's figures and checks; `grade` is the trial's memoized grader when given."""
+    if grade is None:
+        grade = partial(grade_text, counter=counter)
     text = "".join(r.text for r in results)
-    grades = grade_text(text, facts, counter)
+    grades = grade(text, facts)
     unread = "".join(r.unread_text for r in results)
     flagged = tuple(sorted({f for r in results for f in r.flagged}))
     never_read: tuple[str, ...] = ()
     if unread:
-        tail = grade_text(unread, facts, counter)
+        tail = grade(unread, facts)
         never_read = tuple(
             f.fact_id
             for f, p, g, t in zip(facts, prev, grades, tail, strict=True)

@@ -6,6 +6,7 @@ strategies); pydantic appears only where files cross the boundary (scenario.py, 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
@@ -194,6 +195,10 @@ class FactGrade:
     span_tokens: int = 0
     missing: tuple[str, ...] = ()
     sentence: str = ""
+
+
+Grader = Callable[[str, Sequence["Fact"]], tuple[FactGrade, ...]]
+"""Text-only grading of a fact list against one text (sim.grade, memoized per trial)."""
 
 
 @dataclass(frozen=True, slots=True)

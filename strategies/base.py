@@ -7,7 +7,6 @@ the planted ground truth (tests/strategies/test_isolation.py checks its imports)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,9 +14,7 @@ from sim.errors import CompactionFailure
 from sim.instructions import resolve
 from sim.summarizers.base import Summarizer, SummaryRequest
 from sim.tokens import MemoCounter
-from sim.types import Fact, FactGrade, PieceResult
-
-Grader = Callable[[str, Sequence[Fact]], tuple[FactGrade, ...]]
+from sim.types import Fact, Grader, PieceResult
 
 MAX_BUDGET_RETRIES = 2
 """Re-asks with a tighter budget when a backend's output overflows, before failing loudly."""

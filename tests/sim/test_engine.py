@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from sim.engine import _shares, rng_for, run_trial
+from sim.engine import rng_for, run_trial
 from sim.generate import Placement
 from sim.types import Grade, History, Ladder, LevelSpec, PieceResult, TrialRecord
 from strategies import create_strategy
@@ -291,12 +291,6 @@ def test_budget_is_shared_between_calls_in_proportion_to_their_input() -> None:
     assert sum(b for _, b in seen) <= 600
     for n, b in seen:
         assert b == max(1, 600 * n // total_in)
-
-
-def test_shares_never_exceed_the_budget() -> None:
-    assert _shares(100, [10, 10, 10]) == [33, 33, 33]
-    assert _shares(128, [0]) == [1]
-    assert sum(_shares(512, [300, 200, 100, 7])) <= 512
 
 
 def test_rng_streams_are_independent_and_reproducible() -> None:
