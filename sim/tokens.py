@@ -31,6 +31,8 @@ _MAX_LINES = 100_000
 """Strings memoized before a memo is dropped and refilled: a sweep meets new filler lines in
 every trial, so an unbounded memo would grow with the number of trials (a few hundred trials
 fill it; dropping it costs one re-encoding of the lines still in use)."""
+_MAX_JOINED = 2_048
+"""Line-built texts whose sums are kept: about one trial's call groups and outputs."""
 
 
 class MemoCounter:
@@ -44,17 +46,31 @@ class MemoCounter:
         # found is line-built by construction: the fast path needs no whitespace check.
         self._lines: dict[str, int] = {}  # stripped line -> tokens of line + "\n"
         self._texts: dict[str, int] = {}  # anything else, encoded whole
+        # Line-built texts counted lately: a call group's text is counted by the level that
+        # shares out the budget, by each strategy and by its reader; a hit skips the split.
+        self._joined: dict[str, int] = {}
 
     def count(self, text: str) -> int:
         if not text:
             return 0
         if self._additive and text[-1] == "\n":
+            n = self._joined.get(text)
+            if n is not None:
+                return n
             lines = text[:-1].split("\n")
             try:
-                return sum(map(self._lines.__getitem__, lines))
+                n = sum(map(self._lines.__getitem__, lines))
             except KeyError:
-                if all(line and line == line.strip() for line in lines):
-                    return sum(map(self.count_line, lines))
+                if not all(line and line == line.strip() for line in lines):
+                    return self._whole(text)
+                n = sum(map(self.count_line, lines))
+            if len(self._joined) >= _MAX_JOINED:
+                self._joined.clear()
+            self._joined[text] = n
+            return n
+        return self._whole(text)
+
+    def _whole(self, text: str) -> int:
         n = self._texts.get(text)
         if n is None:
             if len(self._texts) >= _MAX_TEXTS:
