@@ -58,7 +58,7 @@ def sentence_polarity(normalized: str) -> Polarity:
 
 
 @dataclass(frozen=True, slots=True)
-class _Matcher:
+class Matcher:
     """A fact's anchors, normalized once (grading is on a sweep's hot path)."""
 
     fact: Fact
@@ -68,7 +68,7 @@ class _Matcher:
     topic_forms: tuple[str, ...]
 
     @classmethod
-    def of(cls, fact: Fact) -> _Matcher:
+    def of(cls, fact: Fact) -> Matcher:
         groups = tuple((g.role, tuple(normalize(f) for f in g.forms)) for g in fact.anchors)
         opposites = tuple(normalize(o) for g in fact.anchors for o in g.opposites)
         topic = tuple(normalize(f) for f in fact.topic.forms)
@@ -76,15 +76,15 @@ class _Matcher:
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
-_MATCHERS: dict[int, _Matcher] = {}
+_MATCHERS: dict[int, Matcher] = {}
 
 
-def _matcher(fact: Fact) -> _Matcher:
+def matcher(fact: Fact) -> Matcher:
     m = _MATCHERS.get(id(fact))
     if m is None or m.fact is not fact:
         if len(_MATCHERS) > 4_096:  # a trial's facts; bounded so old ones are released
             _MATCHERS.clear()
-        m = _Matcher.of(fact)
+        m = Matcher.of(fact)
         _MATCHERS[id(fact)] = m
     return m
 
@@ -137,49 +137,51 @@ class Sentences:
         return sorted(found)
 
 
+# Evidence ranks, best first: one sentence is one piece of evidence of one rank.
+VERBATIM, ACTIONABLE, INVERTED, DEGRADED = range(4)
+Evidence = tuple[int, FactGrade]
+
+
+def evidence(fact: Fact, m: Matcher, raw: str, norm: str, counter: Tokenizer) -> Evidence | None:
+    """What one sentence that mentions the fact's topic says of it, if anything."""
+    required = fact.floor.required
+    present = {role for role, forms in m.groups if any(f in norm for f in forms)}
+    missing = tuple(r for r in required if r not in present)
+    flipped = sentence_polarity(norm) is not fact.polarity or any(o in norm for o in m.opposites)
+    if not missing and not flipped:
+        span = counter.count(raw)
+        if span < fact.floor.min_span_tokens:
+            return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
+        if m.verbatim.strip() in norm:
+            return VERBATIM, FactGrade(fact.fact_id, Grade.VERBATIM, span, (), raw)
+        return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
+    # every anchor the floor needs, with the polarity flipped, is the rule inverted even
+    # when the class's floor does not need a verb ("avoid eu-west-1 for new buckets")
+    if flipped and ("action" in present or not missing):
+        return INVERTED, FactGrade(
+            fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw
+        )
+    if len(present) >= 2:
+        return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), missing, raw)
+    return None
+
+
+def dropped(fact: Fact) -> FactGrade:
+    return FactGrade(fact.fact_id, Grade.DROPPED, 0, fact.floor.required, "")
+
+
 def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrade:
     """Best evidence wins: verbatim beats actionable beats inverted beats degraded beats
-    dropped, whatever the order of the sentences."""
-    m = _matcher(fact)
-    required = fact.floor.required
-    actionable: FactGrade | None = None
-    inverted: FactGrade | None = None
-    degraded: FactGrade | None = None
+    dropped; between equals, the first sentence in the text."""
+    m = matcher(fact)
+    best: Evidence | None = None
     for index in sentences.mentioning(m.topic_forms):
-        raw, norm = sentences.pairs[index]
-        present = {role for role, forms in m.groups if any(f in norm for f in forms)}
-        missing = tuple(r for r in required if r not in present)
-        flipped = sentence_polarity(norm) is not fact.polarity or any(
-            o in norm for o in m.opposites
-        )
-        if not missing and not flipped:
-            span = counter.count(raw)
-            if span >= fact.floor.min_span_tokens:
-                if m.verbatim.strip() in norm:
-                    return FactGrade(fact.fact_id, Grade.VERBATIM, span, (), raw)
-                if actionable is None:
-                    actionable = FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
-                continue
-            if degraded is None:
-                degraded = FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
-            continue
-        # every anchor the floor needs, with the polarity flipped, is the rule inverted even
-        # when the class's floor does not need a verb ("avoid eu-west-1 for new buckets")
-        if flipped and ("action" in present or not missing):
-            if inverted is None:
-                inverted = FactGrade(
-                    fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw
-                )
-            continue
-        if len(present) >= 2 and degraded is None:
-            degraded = FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), missing, raw)
-    if actionable is not None:
-        return actionable
-    if inverted is not None:
-        return inverted
-    if degraded is not None:
-        return degraded
-    return FactGrade(fact.fact_id, Grade.DROPPED, 0, required, "")
+        found = evidence(fact, m, *sentences.pairs[index], counter)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+            if best[0] == VERBATIM:
+                break
+    return best[1] if best is not None else dropped(fact)
 
 
 def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from sim.call_groups import calls
 from sim.grade import grade_text
+from sim.grade_lines import LineGrader
 from sim.tokens import MemoCounter
 from sim.types import Fact, FactGrade, History
 
@@ -26,6 +27,7 @@ class TrialMemo:
     __slots__ = (
         "_calls",
         "_grades",
+        "_lines",
         "counter",
         "declared",
         "history",
@@ -40,6 +42,7 @@ class TrialMemo:
         self.l0_text = "".join(self.pieces)
         self.l0_tokens = counter.count(self.l0_text)
         self.declared = history.declared_facts
+        self._lines = LineGrader(history.facts, counter)
         self._calls: dict[tuple[int, int], tuple[tuple[str, ...], tuple[int, ...]]] = {}
         # (text, ids of the facts) -> (the facts, their grades): holding the facts keeps
         # their ids from being reused by other objects while the memo lives
@@ -59,7 +62,10 @@ class TrialMemo:
         known = self._grades.get(key)
         if known is not None and all(map(operator.is_, known[0], facts)):
             return known[1]
-        grades = grade_text(text, facts, self.counter)
+        if self._lines.knows(facts):
+            grades = self._lines.grade(text, facts)
+        else:  # facts that are not this history's own: graded from scratch
+            grades = grade_text(text, facts, self.counter)
         self._grades[key] = (tuple(facts), grades)
         return grades
 
