@@ -28,6 +28,7 @@ from sim.results import (
     RunStoreError,
     read_manifest,
 )
+from sim.unit_set import UnitSet
 
 
 def _umask() -> int:
@@ -136,9 +137,7 @@ def _lock(path: Path) -> IO[bytes]:
 class RunWriter:
     """Appends trial units to an open run directory (held under its lock)."""
 
-    def __init__(
-        self, path: Path, manifest: Manifest, done: set[tuple[str, int]], lock: IO[bytes]
-    ) -> None:
+    def __init__(self, path: Path, manifest: Manifest, done: UnitSet, lock: IO[bytes]) -> None:
         self.path = path
         self.manifest = manifest
         self.done = done
@@ -166,7 +165,7 @@ class RunWriter:
             for name in (TRIALS, TRACES):
                 with _writing(path / name):
                     (path / name).write_bytes(b"")
-            return cls(path, manifest, set(), lock)
+            return cls(path, manifest, UnitSet(), lock)
         except BaseException:
             lock.close()
             raise
@@ -236,12 +235,12 @@ def _expected_rows(manifest: Manifest) -> dict[str, int]:
     return {c.id: len(c.strategies) for c in manifest.cells}
 
 
-def repair(path: Path, manifest: Manifest) -> set[tuple[str, int]]:
+def repair(path: Path, manifest: Manifest) -> UnitSet:
     """Cut trials.jsonl after its last complete unit (dropping a torn line or a unit cut short
     by a crash) and keep only finished units' traces; returns the finished units."""
     trials = path / TRIALS
     expected = _expected_rows(manifest)
-    done: set[tuple[str, int]] = set()
+    done = UnitSet()
     keep = 0
     if trials.exists():
         with trials.open("rb") as fh:
@@ -282,7 +281,7 @@ def _complete_line(raw: bytes) -> dict[str, Any] | None:
     return row
 
 
-def _filter_traces(path: Path, done: set[tuple[str, int]]) -> None:
+def _filter_traces(path: Path, done: UnitSet) -> None:
     if not path.exists():
         path.write_bytes(b"")
         return
