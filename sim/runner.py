@@ -30,7 +30,7 @@ from sim.scenario import Scenario
 from sim.store import RunWriter, atomic_write, write_whole
 from sim.summarizers.registry import add_usage
 from sim.summary import summarize_stream, summary_csv, summary_document, summary_json
-from sim.sweep import Executor, batches, make_executor, trial_specs
+from sim.sweep import Executor, batch_size, iter_batches, make_executor, pending_specs
 
 DEFAULT_TRACES = 3
 
@@ -121,17 +121,18 @@ def execute(
 ) -> _Tally:
     """Run every unit not yet in the store; each finished unit is on disk before the next."""
     manifest = writer.manifest
-    specs = trial_specs(
+    pending = manifest.units_total - len(writer.done)
+    tally = _Tally()
+    if pending <= 0:
+        return tally
+    specs = pending_specs(
         [c.id for c in grid.cells], manifest.trials, writer.done, manifest.traces_per_cell
     )
-    tally = _Tally()
-    if not specs:
-        return tally
     workload = {c.id: c.scenario for c in grid.cells}
-    executor = (executor_factory or make_executor)(workload, jobs, len(specs))
+    executor = (executor_factory or make_executor)(workload, jobs, pending)
     bar = _progress(manifest.units_total, len(writer.done), progress, manifest.scenario["name"])
     try:
-        for result in executor.submit(batches(specs, jobs)):
+        for result in executor.submit(iter_batches(specs, batch_size(pending, jobs))):
             writer.append(result.traces, result.rows, result.spec.unit)
             tally.units += 1
             tally.errors += result.errors

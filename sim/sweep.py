@@ -17,9 +17,10 @@ import math
 import multiprocessing
 import signal
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol
 
 from sim.errors import UserError
@@ -61,23 +62,37 @@ class UnitResult:
     usage: dict[str, int] = field(default_factory=dict)  # real-model calls and cache traffic
 
 
-def trial_specs(
-    cells: Sequence[str], trials: int, done: set[tuple[str, int]], traces_per_cell: int
-) -> list[TrialSpec]:
+def pending_specs(
+    cells: Sequence[str], trials: int, done: Container[tuple[str, int]], traces_per_cell: int
+) -> Iterator[TrialSpec]:
     """Units not yet done, trial-major (every cell gets early trials, so an interrupted sweep
-    still covers the whole grid)."""
-    return [
-        TrialSpec(cell, t, t < traces_per_cell)
-        for t in range(trials)
-        for cell in cells
-        if (cell, t) not in done
-    ]
+    still covers the whole grid); made as the executor asks for them, so a sweep of any size
+    never holds its whole list."""
+    for t in range(trials):
+        for cell in cells:
+            if (cell, t) not in done:
+                yield TrialSpec(cell, t, t < traces_per_cell)
+
+
+def trial_specs(
+    cells: Sequence[str], trials: int, done: Container[tuple[str, int]], traces_per_cell: int
+) -> list[TrialSpec]:
+    return list(pending_specs(cells, trials, done, traces_per_cell))
+
+
+def batch_size(units: int, jobs: int) -> int:
+    """At most MAX_BATCH units, and at least ~4 batches per worker when there are enough."""
+    return max(1, min(MAX_BATCH, math.ceil(units / (max(jobs, 1) * 4))))
+
+
+def iter_batches(specs: Iterable[TrialSpec], size: int) -> Iterator[list[TrialSpec]]:
+    specs = iter(specs)
+    while batch := list(islice(specs, size)):
+        yield batch
 
 
 def batches(specs: Sequence[TrialSpec], jobs: int) -> list[list[TrialSpec]]:
-    """At most MAX_BATCH units, and at least ~4 batches per worker when there are enough."""
-    size = max(1, min(MAX_BATCH, math.ceil(len(specs) / (max(jobs, 1) * 4))))
-    return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
+    return list(iter_batches(specs, batch_size(len(specs), jobs)))
 
 
 def _error_text(exc: BaseException) -> str:

@@ -23,9 +23,13 @@ from sim.sweep import (
     InProcessExecutor,
     TrialSpec,
     UnitResult,
+    batch_size,
     batches,
+    iter_batches,
+    pending_specs,
     trial_specs,
 )
+from sim.unit_set import UnitSet
 from tests.helpers import LONG_TINY_OVERRIDES, start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +53,13 @@ def test_trial_specs_are_trial_major_skip_done_and_keep_early_texts() -> None:
     assert [(s.cell, s.trial) for s in specs] == [("a", 0), ("b", 0), ("b", 1), ("a", 2), ("b", 2)]
     assert [s.keep_text for s in specs] == [True, True, False, False, False]
     assert TrialSpec("a", 7).unit_id == "a/000007" and TrialSpec("", 7).unit_id == "000007"
+
+
+def test_specs_and_batches_are_made_as_they_are_asked_for() -> None:
+    """A sweep of any size never holds its list of units: an endless one still yields."""
+    endless = pending_specs(["a"], 10**15, UnitSet([("a", 0)]), traces_per_cell=0)
+    first = next(iter_batches(endless, batch_size(10**15, 2)))
+    assert [s.trial for s in first] == list(range(1, MAX_BATCH + 1))
 
 
 @pytest.mark.parametrize(("units", "jobs"), [(1, 1), (7, 2), (1000, 2), (100_000, 16)])
