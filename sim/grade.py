@@ -90,6 +90,8 @@ def matcher(fact: Fact) -> Matcher:
 
 
 _LINE_SENTENCES: dict[str, tuple[tuple[str, str], ...]] = {}
+_MAX_LINE_SENTENCES = 32_768  # filled within the first few thousand trials of any sweep, so a
+# sweep's peak memory does not depend on how many trials it runs (benchmarks/perf.py --memory)
 
 
 def _line_sentences(line: str) -> tuple[tuple[str, str], ...]:
@@ -97,7 +99,7 @@ def _line_sentences(line: str) -> tuple[tuple[str, str], ...]:
     (a kept line is the same string at every level), so this is cached per line."""
     cached = _LINE_SENTENCES.get(line)
     if cached is None:
-        if len(_LINE_SENTENCES) > 100_000:
+        if len(_LINE_SENTENCES) >= _MAX_LINE_SENTENCES:
             _LINE_SENTENCES.clear()
         cached = tuple((raw, normalize(raw)) for raw in split_sentences(line))
         _LINE_SENTENCES[line] = cached

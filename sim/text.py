@@ -42,7 +42,7 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=32_768)  # bounded: a sweep's memory stays flat (see sim.grade)
 def normalize(text: str) -> str:
     """Canonical form used for every comparison; padded with spaces for whole-word search."""
     s = text.lower().translate(_APOSTROPHES)

@@ -26,11 +26,14 @@ class Tokenizer(Protocol):
     def count(self, text: str) -> int: ...
 
 
-_MAX_TEXTS = 20_000
-_MAX_LINES = 100_000
+_MAX_TEXTS = 4_096
+_MAX_LINES = 32_768
 """Strings memoized before a memo is dropped and refilled: a sweep meets new filler lines in
-every trial, so an unbounded memo would grow with the number of trials (a few hundred trials
-fill it; dropping it costs one re-encoding of the lines still in use)."""
+every trial, so an unbounded memo would grow with the number of trials. These bounds are
+reached within the first few thousand trials of any sweep (tens with the note's histories), so
+peak memory is the same for 10,000 trials as for 100,000; dropping a memo costs one
+re-encoding of the lines still in use. Whole texts (tokenizers that are not line-additive) are
+fewer but longer, hence the smaller bound."""
 _MAX_JOINED = 2_048
 """Line-built texts whose sums are kept: about one trial's call groups and outputs."""
 
