@@ -27,6 +27,8 @@ def strategy(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
         if name in _FACTORIES and _FACTORIES[name] is not factory:
             raise RegistryError(f"strategy {name!r} is already registered")
         signature = inspect.signature(factory)
+        hints: dict[str, Any] | None = None  # resolved on first use, once: a sweep builds
+        # every strategy once per trial and get_type_hints costs more than the trial's reads
 
         def build(*args: Any, **kwargs: Any) -> T:
             try:
@@ -34,7 +36,9 @@ def strategy(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
             except TypeError as exc:
                 raise RegistryError(f"strategy {name!r}: {exc}") from None
             bound.apply_defaults()
-            hints = _hints(factory)
+            nonlocal hints
+            if hints is None:
+                hints = _hints(factory)
             for arg, value in bound.arguments.items():
                 if arg in hints and not _fits(value, hints[arg]):
                     raise RegistryError(

@@ -43,6 +43,8 @@ def backoff_s(attempt: int, rng: np.random.Generator) -> float:
 
 def storable(text: str) -> tuple[str, bool]:
     """`text` with unpaired surrogates replaced, and whether any were."""
+    if text.isascii():  # a flag CPython keeps on the string: no scan
+        return text, False
     fixed = _SURROGATE.sub("\ufffd", text)
     return fixed, fixed != text
 
