@@ -30,13 +30,15 @@ import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import UserError
 from sim.records import ROW_VERSION
+
+if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
+    import pandas as pd
 
 STORE_VERSION = 1
 MANIFEST, TRIALS, TRACES = "manifest.json", "trials.jsonl", "traces.jsonl"
@@ -211,6 +213,8 @@ class Run:
     @cached_property
     def trials(self) -> pd.DataFrame:
         """One row per trial x strategy, sorted by trial_id; nested lists left out."""
+        import pandas as pd
+
         flat = [{k: v for k, v in r.items() if k not in _NESTED} for r in self.rows()]
         df = pd.DataFrame(flat)
         if not df.empty:
@@ -220,6 +224,8 @@ class Run:
     @cached_property
     def facts(self) -> pd.DataFrame:
         """Long frame: one row per trial x strategy x fact x level reached."""
+        import pandas as pd
+
         cols: dict[str, list[Any]] = {c: [] for c in FACT_COLUMNS}
         for r in self.rows():
             names = [lv["name"] for lv in r.get("levels", ())]
