@@ -69,6 +69,9 @@ class SimParams:
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
+_Seen = tuple[Unit, int, tuple[int, ...]]  # a line read: its unit, rung and costs per rung
+
+
 class _World:
     """What the summarizer knows of one history, built once and shared by every strategy of a
     trial: each rendering -> (unit, rung), fact id -> unit, each unit's cost per rung, and each
@@ -83,7 +86,8 @@ class _World:
         self.by_fact: dict[str, Unit] = {}
         # id(unit) -> (unit, tokens per rung); holding the unit keeps its id from being reused
         self.costs: dict[int, tuple[Unit, tuple[int, ...]]] = {}
-        self.reads: dict[tuple[str, int], tuple[tuple[tuple[Unit, int], ...], int]] = {}
+        # (input text, context window) -> ((unit, rung, costs) per line read, tokens read)
+        self.reads: dict[tuple[str, int], tuple[tuple[_Seen, ...], int]] = {}
         for unit in history.units:
             for rung, text in enumerate(unit.renderings):
                 self.lines.setdefault(text, (unit, rung))
@@ -188,11 +192,10 @@ class SimulatedSummarizer:
         known = self._world.reads.get(key)
         if known is None:
             known = self._world.reads[key] = self._recognise(text)
-        costs = self._costs
-        return [_Item(unit, rung, costs(unit)) for unit, rung in known[0]], known[1]
+        return [_Item(*seen) for seen in known[0]], known[1]
 
-    def _recognise(self, text: str) -> tuple[tuple[tuple[Unit, int], ...], int]:
-        units: list[tuple[Unit, int]] = []
+    def _recognise(self, text: str) -> tuple[tuple[_Seen, ...], int]:
+        units: list[_Seen] = []
         consumed = 0
         lines = self._world.lines
         for raw in text.split("\n"):
@@ -206,7 +209,7 @@ class SimulatedSummarizer:
             known = lines.get(line)
             if known is None:  # text the world did not write (a real pin block, say)
                 known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-            units.append(known)
+            units.append((*known, self._costs(known[0])))
         return tuple(units), consumed
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
