@@ -24,12 +24,13 @@ LineEvidence = tuple[tuple[int, Evidence], ...]  # (index of the fact, evidence)
 class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
-    __slots__ = ("_counter", "_facts", "_index", "_lines", "_matchers", "_topics")
+    __slots__ = ("_counter", "_dropped", "_facts", "_index", "_lines", "_matchers", "_topics")
 
     def __init__(self, facts: Sequence[Fact], counter: Tokenizer) -> None:
         self._facts = tuple(facts)
         self._matchers = tuple(matcher(f) for f in self._facts)
         self._index = {id(f): i for i, f in enumerate(self._facts)}
+        self._dropped = tuple(map(dropped, self._facts))  # immutable: one per fact serves all
         self._counter = counter
         self._lines: dict[str, LineEvidence] = {}
         # Any fact's topic in one search: most lines mention none, and are done with at once.
@@ -69,7 +70,7 @@ class LineGrader:
                 held = best.get(k)
                 if held is None or ev[0] < held[0]:
                     best[k] = ev
-        index = self._index
+        index, none = self._index, self._dropped
         return tuple(
-            won[1] if (won := best.get(index[id(f)])) is not None else dropped(f) for f in facts
+            won[1] if (won := best.get(k := index[id(f)])) is not None else none[k] for f in facts
         )

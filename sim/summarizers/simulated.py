@@ -69,7 +69,7 @@ class SimParams:
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
-_Seen = tuple[Unit, int, tuple[int, ...]]  # a line read: its unit, rung and costs per rung
+_Seen = tuple[Unit, int, tuple[int, ...], bool]  # a line read: _Item's first four fields
 
 
 class _World:
@@ -124,6 +124,7 @@ class _Item:
     unit: Unit
     rung: int
     costs: tuple[int, ...]  # tokens per rung, the inverted rendering last (INVERTED = -1)
+    rule: bool  # reads like a rule (unit.kind.constraint_like, looked up once per line)
     pinned: bool = False
     score: float = 0.0
 
@@ -209,7 +210,7 @@ class SimulatedSummarizer:
             known = lines.get(line)
             if known is None:  # text the world did not write (a real pin block, say)
                 known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-            units.append((*known, self._costs(known[0])))
+            units.append((*known, self._costs(known[0]), known[0].kind.constraint_like))
         return tuple(units), consumed
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
@@ -222,12 +223,12 @@ class SimulatedSummarizer:
                 unit = self._world.by_fact.get(fact.fact_id) or Unit(
                     -1, UnitKind.CONSTRAINT, 1.0, (fact.text,), fact.fact_id
                 )
-                present = [_Item(unit, 0, self._costs(unit))]
+                present = [_Item(unit, 0, self._costs(unit), unit.kind.constraint_like)]
                 items.insert(0, present[0])
             for item in present:
                 item.pinned, item.rung = True, 0
             marked.extend(present)
-        used = sum(self._cost(i) for i in marked)
+        used = sum(i.costs[i.rung] for i in marked)
         for item in marked:
             if used <= budget:
                 break
@@ -246,11 +247,7 @@ class SimulatedSummarizer:
         if not any(i.unit.kind is UnitKind.INJECTION for i in items):
             return items
         p = self.params.injection_susceptibility
-        return [
-            i
-            for i in items
-            if i.pinned or not i.unit.kind.constraint_like or self.rng.random() >= p
-        ]
+        return [i for i in items if i.pinned or not i.rule or self.rng.random() >= p]
 
     def _score(self, items: list[_Item]) -> None:
         noise = self.rng.normal(0.0, self.params.rank_noise, len(items))
@@ -261,23 +258,18 @@ class SimulatedSummarizer:
         p = self.params.p_abstract(budget / max(consumed, 1))
         for item in items:
             if (
-                item.unit.kind.constraint_like
+                item.rule
                 and not item.pinned
                 and 0 <= item.rung < item.unit.gist_rung
                 and self.rng.random() < p
             ):
                 item.rung = self._gist(item)
-        total = sum(self._cost(i) for i in items)
+        total = sum(i.costs[i.rung] for i in items)
         if total <= budget:
             return items
         self._score(items)
-        filler = sorted(
-            (i for i in items if not i.unit.kind.constraint_like), key=lambda i: i.score
-        )
-        facts = sorted(
-            (i for i in items if i.unit.kind.constraint_like and not i.pinned),
-            key=lambda i: i.score,
-        )
+        filler = sorted((i for i in items if not i.rule), key=lambda i: i.score)
+        facts = sorted((i for i in items if i.rule and not i.pinned), key=lambda i: i.score)
         dropped: set[int] = set()
         # filler shortened, then dropped; facts last: compressed, abstracted, dropped
         for group, action in (
