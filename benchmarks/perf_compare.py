@@ -1,0 +1,72 @@
+"""Two checkouts' sweep speed side by side, in one run: did a change make sweeps faster?
+
+Runs perf.py's workload (the note's ladder, 8 constraints, nine strategies) as fresh-process
+sweeps of each checkout in turn, interleaved over --repeat rounds so drift in machine speed
+hits both alike, and prints one JSON line: the fastest seconds per trial for each, and their
+ratio. Both checkouts must produce identical results for the comparison to mean anything;
+the script checks that their summary.json files are byte-identical and says so.
+
+Run: .venv/bin/python benchmarks/perf_compare.py --base /tmp/base [--trials 60] [--jobs 1]
+where /tmp/base is e.g. `git worktree add --detach /tmp/base <commit>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def _sweep_s(root: Path, out: Path, trials: int, jobs: int) -> float:
+    """One sweep of `root`'s harness in a fresh process, its encoding loaded first."""
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); from pathlib import Path;"
+        "from perf import _sweep, WORKLOAD; from sim.tokens import get_counter; get_counter();"
+        f"print(_sweep(Path({str(out)!r}), {trials}, {jobs}, WORKLOAD))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", type=Path, required=True, help="the other checkout")
+    parser.add_argument("--trials", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    roots = {"base": args.base.resolve(), "head": HERE}
+    best = dict.fromkeys(roots, float("inf"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(max(1, args.repeat)):
+            for name, root in roots.items():
+                seconds = _sweep_s(root, Path(tmp) / f"{name}-{r}", args.trials, args.jobs)
+                best[name] = min(best[name], seconds)
+        same = (Path(tmp) / "base-0" / "summary.json").read_bytes() == (
+            Path(tmp) / "head-0" / "summary.json"
+        ).read_bytes()
+    print(
+        json.dumps(
+            {
+                "trials": args.trials,
+                "jobs": args.jobs,
+                "base_ms_per_trial": round(1000 * best["base"] / args.trials, 1),
+                "head_ms_per_trial": round(1000 * best["head"] / args.trials, 1),
+                "speedup": round(best["base"] / best["head"], 2),
+                "identical_summaries": same,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
