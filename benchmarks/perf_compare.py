@@ -2,9 +2,11 @@
 
 Runs perf.py's workload (the note's ladder, 8 constraints, nine strategies) as fresh-process
 sweeps of each checkout in turn, interleaved over --repeat rounds so drift in machine speed
-hits both alike, and prints one JSON line: the fastest seconds per trial for each, and their
-ratio. Both checkouts must produce identical results for the comparison to mean anything;
-the script checks that their summary.json files are byte-identical and says so.
+hits both alike, and prints one JSON line: the fastest milliseconds per trial for each, their
+ratio, and each one's tokenizer-limit ratio against the same interleaved floor (perf.py's:
+tiktoken encoding every distinct text of the sweep once). Both checkouts must produce identical
+results for the comparison to mean anything; the script checks that their summary.json files
+are byte-identical and says so.
 
 Run: .venv/bin/python benchmarks/perf_compare.py --base /tmp/base [--trials 60] [--jobs 1]
 where /tmp/base is e.g. `git worktree add --detach /tmp/base <commit>`.
@@ -44,13 +46,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    sys.path.insert(0, str(HERE / "benchmarks"))
+    from perf import _distinct_texts, _floor_seconds
+
+    texts = _distinct_texts(args.trials)  # this checkout's; identical results, identical texts
     roots = {"base": args.base.resolve(), "head": HERE}
-    best = dict.fromkeys(roots, float("inf"))
+    best = dict.fromkeys([*roots, "floor"], float("inf"))
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(max(1, args.repeat)):
             for name, root in roots.items():
                 seconds = _sweep_s(root, Path(tmp) / f"{name}-{r}", args.trials, args.jobs)
                 best[name] = min(best[name], seconds)
+            best["floor"] = min(best["floor"], _floor_seconds(texts)[0])
         same = (Path(tmp) / "base-0" / "summary.json").read_bytes() == (
             Path(tmp) / "head-0" / "summary.json"
         ).read_bytes()
@@ -62,6 +69,9 @@ def main() -> None:
                 "base_ms_per_trial": round(1000 * best["base"] / args.trials, 1),
                 "head_ms_per_trial": round(1000 * best["head"] / args.trials, 1),
                 "speedup": round(best["base"] / best["head"], 2),
+                "floor_ms_per_trial": round(1000 * best["floor"] / args.trials, 1),
+                "base_tokenizer_limit_ratio": round(best["base"] / best["floor"], 2),
+                "head_tokenizer_limit_ratio": round(best["head"] / best["floor"], 2),
                 "identical_summaries": same,
             }
         )
