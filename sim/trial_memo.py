@@ -1,10 +1,11 @@
 """Work that every strategy of a trial would repeat on the same history, done once.
 
-All strategies of a trial run on one L0 history (sim.trial), so its turn texts, the L0 text and
-its grades are the same for each of them; so is the grading of every L1 call group that two
-strategies both read (floor_gated and pinned grade their input), and of keep_all's copies of
-L0. Grading is a pure function of (text, facts, counter), so a memo cannot change a result; it
-only removes about a third of the grader's work from a nine-strategy sweep.
+All strategies of a trial run on one L0 history (sim.trial), so its turn texts, the L0 text,
+its token count, its first level's call groups and its grades are the same for each of them; so
+is the grading of every L1 call group that two strategies both read (floor_gated and pinned
+grade their input) and of keep_all's copies of L0. Grading is a pure function of (text, facts,
+counter), so memoizing it cannot change a result; texts seen for the first time are graded line
+by line with each line's evidence found once per trial (sim.grade_lines).
 """
 
 from __future__ import annotations
