@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from sim.grade import Evidence, _line_sentences, dropped, evidence, matcher
+from sim.text import raw_filter, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -24,7 +25,16 @@ LineEvidence = tuple[tuple[int, Evidence], ...]  # (index of the fact, evidence)
 class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
-    __slots__ = ("_counter", "_dropped", "_facts", "_index", "_lines", "_matchers", "_topics")
+    __slots__ = (
+        "_counter",
+        "_dropped",
+        "_facts",
+        "_index",
+        "_lines",
+        "_matchers",
+        "_raw_topics",
+        "_topics",
+    )
 
     def __init__(self, facts: Sequence[Fact], counter: Tokenizer) -> None:
         self._facts = tuple(facts)
@@ -33,15 +43,19 @@ class LineGrader:
         self._dropped = tuple(map(dropped, self._facts))  # immutable: one per fact serves all
         self._counter = counter
         self._lines: dict[str, LineEvidence] = {}
-        # Any fact's topic in one search: most lines mention none, and are done with at once.
+        # Any fact's topic in one search: most lines mention none, and are done with at once,
+        # most of them before they are even normalized (sim.text.raw_filter says why it is safe).
         forms = sorted({form for m in self._matchers for form in m.topic_forms}, key=len)
         self._topics = re.compile("|".join(map(re.escape, forms))) if forms else None
+        self._raw_topics = raw_filter(forms)
 
     def knows(self, facts: Sequence[Fact]) -> bool:
         index, own = self._index, self._facts
         return all((i := index.get(id(f))) is not None and own[i] is f for f in facts)
 
     def _evidence(self, line: str) -> LineEvidence:
+        if self._raw_topics is not None and self._raw_topics.search(raw_key(line)) is None:
+            return ()
         found = []
         topics = self._topics
         for raw, norm in _line_sentences(line):

@@ -9,6 +9,7 @@ sentence are compared in the same space.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -58,3 +59,31 @@ def normalize(text: str) -> str:
 def contains_form(normalized_sentence: str, form: str) -> bool:
     """Whole-word containment of an already-normalized form."""
     return form in normalized_sentence
+
+
+# Letters normalize writes that the raw text need not hold: the words contractions expand to.
+_EXPANDED = frozenset({"not", "can", "will", "shall", "is"})
+_JOINING = str.maketrans("", "", "'’‘`")  # normalize deletes these, joining what stands around
+
+
+def raw_key(text: str) -> str:
+    """Lowercase with apostrophes deleted: the raw text in which `raw_filter` searches."""
+    return text.lower().translate(_JOINING)
+
+
+def raw_filter(forms: Iterable[str]) -> re.Pattern[str] | None:
+    """A search that finds something in `raw_key(text)` whenever a sentence of `text` could,
+    once normalized, contain one of the normalized `forms`; None when no such search exists.
+
+    Why it cannot miss: normalize only lowercases, deletes apostrophes, turns other marks,
+    articles and number words into spaces or digits, and expands contractions. So every run
+    of letters in a normalized sentence stands in `raw_key` of its raw text, except the words
+    contractions expand to. A form that is there has all its runs there, its longest included.
+    Lines with none of these runs need not be normalized at all: most of a history."""
+    runs = set()
+    for form in forms:
+        usable = [r for r in re.findall("[a-z]+", form) if r not in _EXPANDED]
+        if not usable:  # digits or expanded words only: any line might hold it
+            return None
+        runs.add(max(usable, key=len))
+    return re.compile("|".join(map(re.escape, sorted(runs)))) if runs else None

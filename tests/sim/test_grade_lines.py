@@ -30,6 +30,8 @@ def _pool(history: History) -> list[str]:
     lines += [u.renderings[0] for u in history.units[:20]]  # headers, chatter, tool output
     facts = [f.text for f in history.facts]
     restated = [t.upper() for t in facts] + [f"Reminder: {t}" for t in facts]
+    restated += [t.replace("e", "’e", 2) for t in facts]  # apostrophes that join letters
+    restated += [t.replace("four", "4").replace("not", "n't") for t in facts]
     joined = [f"{a} {b}" for a, b in pairwise(facts)]
     return lines + restated + joined + ["", "   ", f"  {facts[0]}  "]
 

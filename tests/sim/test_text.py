@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sim.text import normalize, split_sentences
+from sim.text import normalize, raw_filter, raw_key, split_sentences
 
 
 @pytest.mark.parametrize(
@@ -74,3 +76,42 @@ def test_split_sentences_keeps_dotted_tokens_whole() -> None:
 def test_split_sentences_of_empty_text() -> None:
     assert split_sentences("") == []
     assert split_sentences("\n \n") == []
+
+
+# Pieces that normalization rewrites: apostrophes of every kind (deleted, joining letters),
+# contractions (expanded to words the raw text lacks), number words (to digits), articles,
+# marks and non-ASCII letters (to spaces), case.
+_PIECES = [
+    "credential", "cred'ential", "CRED’ENTIAL", "signing", "key", "keys", "signing_key",
+    "signing-key", "q3", "Q-three", "three", "eu-west-one", "eu-west-1", "don't", "won't",
+    "cannot", "can't", "ain't", "shan't", "isn't", "the", "a", "an", "café", "Kelvin", "K",
+    "rotate", "after", "step", "four", "4", "`tick`", "‘quote’", ".", ",", ";", "!", "-", "—",
+    "\t", "  ", "\n",
+]  # fmt: skip
+_FORMS = ["signing key", "credential", "q3 project", "eu-west-1", "not", "4", "key", "cafe"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_PIECES), max_size=14),
+    joins=st.lists(st.sampled_from(["", " ", "-", "'", "’"]), min_size=14, max_size=14),
+    forms=st.lists(st.sampled_from(_FORMS), min_size=1, max_size=4),
+)
+def test_raw_filter_never_misses_a_form_normalization_could_produce(
+    words: list[str], joins: list[str], forms: list[str]
+) -> None:
+    text = "".join(w + j for w, j in zip(words, joins, strict=False))
+    normalized_forms = [normalize(f) for f in forms]
+    found = any(f in normalize(s) for s in split_sentences(text) for f in normalized_forms)
+    search = raw_filter(normalized_forms)
+    if found and search is not None:
+        assert search.search(raw_key(text)) is not None, (text, forms)
+
+
+def test_raw_filter_skips_lines_without_the_words() -> None:
+    search = raw_filter([normalize("signing key"), normalize("q3 project folders")])
+    assert search is not None
+    assert search.search(raw_key("$ pytest tests/test_cart.py -q: 4 passed")) is None
+    assert search.search(raw_key("Do not revoke the SIGN'ING key.")) is not None
+    assert raw_filter([normalize("4")]) is None  # digits could come from "four": no filter
+    assert raw_filter([normalize("not")]) is None  # "not" could come from "don't"
