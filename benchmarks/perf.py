@@ -17,7 +17,7 @@ script, one after the other, on this machine:
 
 Run: .venv/bin/python benchmarks/perf.py [--trials 120] [--repeat 3] [--memory 10000]
      [--profile 25] [--rss-curve 15000]
-The --jobs 2 sweep includes starting its worker pool (~1 s), as a user's sweep does.
+The --jobs 2 sweep includes starting its worker pool (~0.8 s here), as a user's sweep does.
 Nothing here is asserted by the test suite: timings vary with the machine and its load.
 """
 
