@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 
 from sim.grid import load_grid
-from sim.sweep import LocalExecutor, TrialSpec, trial_specs
+from sim.sweep import LocalExecutor, TrialSpec, pending_specs
 
 
 def _chunks(specs: Sequence[TrialSpec], size: int) -> list[list[TrialSpec]]:
@@ -36,7 +36,7 @@ def main() -> None:
          "{name='L2',budget_tokens=128,group_size=4},{name='L3',budget_tokens=48}]"],
     )  # fmt: skip
     workload = {c.id: c.scenario for c in grid.cells}
-    specs = trial_specs([c.id for c in grid.cells], args.trials, set(), 0)
+    specs = list(pending_specs([c.id for c in grid.cells], args.trials, set(), 0))
     figures: dict[str, object] = {"trials": len(specs), "jobs": args.jobs}
 
     pool = LocalExecutor(workload, args.jobs)

@@ -74,12 +74,6 @@ def pending_specs(
                 yield TrialSpec(cell, t, t < traces_per_cell)
 
 
-def trial_specs(
-    cells: Sequence[str], trials: int, done: Container[tuple[str, int]], traces_per_cell: int
-) -> list[TrialSpec]:
-    return list(pending_specs(cells, trials, done, traces_per_cell))
-
-
 def batch_size(units: int, jobs: int) -> int:
     """At most MAX_BATCH units, and at least ~4 batches per worker when there are enough."""
     return max(1, min(MAX_BATCH, math.ceil(units / (max(jobs, 1) * 4))))
@@ -89,10 +83,6 @@ def iter_batches(specs: Iterable[TrialSpec], size: int) -> Iterator[list[TrialSp
     specs = iter(specs)
     while batch := list(islice(specs, size)):
         yield batch
-
-
-def batches(specs: Sequence[TrialSpec], jobs: int) -> list[list[TrialSpec]]:
-    return list(iter_batches(specs, batch_size(len(specs), jobs)))
 
 
 def _error_text(exc: BaseException) -> str:

@@ -24,10 +24,8 @@ from sim.sweep import (
     TrialSpec,
     UnitResult,
     batch_size,
-    batches,
     iter_batches,
     pending_specs,
-    trial_specs,
 )
 from sim.unit_set import UnitSet
 from tests.helpers import LONG_TINY_OVERRIDES, start_long_run, wait_for_first_unit
@@ -49,7 +47,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_trial_specs_are_trial_major_skip_done_and_keep_early_texts() -> None:
-    specs = trial_specs(["a", "b"], 3, {("a", 1)}, traces_per_cell=1)
+    specs = list(pending_specs(["a", "b"], 3, {("a", 1)}, traces_per_cell=1))
     assert [(s.cell, s.trial) for s in specs] == [("a", 0), ("b", 0), ("b", 1), ("a", 2), ("b", 2)]
     assert [s.keep_text for s in specs] == [True, True, False, False, False]
     assert TrialSpec("a", 7).unit_id == "a/000007" and TrialSpec("", 7).unit_id == "000007"
@@ -65,7 +63,7 @@ def test_specs_and_batches_are_made_as_they_are_asked_for() -> None:
 @pytest.mark.parametrize(("units", "jobs"), [(1, 1), (7, 2), (1000, 2), (100_000, 16)])
 def test_batches_cover_every_unit_once_in_bounded_chunks(units: int, jobs: int) -> None:
     specs = [TrialSpec("", i) for i in range(units)]
-    chunks = batches(specs, jobs)
+    chunks = list(iter_batches(specs, batch_size(len(specs), jobs)))
     assert [s for c in chunks for s in c] == specs
     assert max(len(c) for c in chunks) <= MAX_BATCH
     assert len(chunks) >= min(units, 4 * jobs)
