@@ -94,7 +94,7 @@ _MAX_LINE_SENTENCES = 32_768  # filled within the first few thousand trials of a
 # sweep's peak memory does not depend on how many trials it runs (benchmarks/perf.py --memory)
 
 
-def _line_sentences(line: str) -> tuple[tuple[str, str], ...]:
+def line_sentences(line: str) -> tuple[tuple[str, str], ...]:
     """A line's sentences, raw and normalized. Lines recur across levels and strategies
     (a kept line is the same string at every level), so this is cached per line."""
     cached = _LINE_SENTENCES.get(line)
@@ -118,7 +118,7 @@ class Sentences:
             p
             for line, hit in zip(lines, cached, strict=True)
             if line
-            for p in (hit if hit is not None else _line_sentences(line))
+            for p in (hit if hit is not None else line_sentences(line))
         ]
         # All normalized sentences in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.

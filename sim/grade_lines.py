@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sim.grade import Evidence, _line_sentences, dropped, evidence, matcher
+from sim.grade import Evidence, dropped, evidence, line_sentences, matcher
 from sim.text import raw_filter, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
@@ -58,7 +58,7 @@ class LineGrader:
             return ()
         found = []
         topics = self._topics
-        for raw, norm in _line_sentences(line):
+        for raw, norm in line_sentences(line):
             if topics is None or topics.search(norm) is None:
                 continue
             for k, m in enumerate(self._matchers):
