@@ -17,6 +17,8 @@ import math
 import multiprocessing
 import signal
 import sys
+import threading
+from collections import deque
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -206,24 +208,78 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-class LocalExecutor:
-    """A process pool of `jobs` workers on this machine. A worker that dies (killed, out of
-    memory) breaks the pool loudly (BrokenProcessPool) instead of hanging the sweep."""
+def _ready() -> None:
+    """A no-op task: submitting it starts a worker."""
 
-    def __init__(self, workload: Mapping[str, Scenario], jobs: int) -> None:
-        self._in_flight = 2 * jobs
+
+class LocalExecutor:
+    """`jobs` processes on this machine: the driver and a pool of jobs - 1 workers. The driver
+    runs units itself between collecting the workers' results, from the first moment: the pool
+    starts in a background thread, because a forkserver's start (importing the harness, ~0.5 s,
+    then each worker loading its encoding) would otherwise leave every core idle while a short
+    sweep waits. A worker that dies (killed, out of memory) breaks the pool loudly
+    (BrokenProcessPool) instead of hanging the sweep.
+
+    `driver_works=False` keeps the driver to collecting (every unit then runs in a worker)."""
+
+    def __init__(
+        self, workload: Mapping[str, Scenario], jobs: int, driver_works: bool = True
+    ) -> None:
+        self.workload = workload
+        self.driver_works = driver_works
+        workers = max(1, jobs - 1 if driver_works else jobs)
+        self._in_flight = 2 * workers
         self._pool = ProcessPoolExecutor(
-            jobs, mp_context=_context(), initializer=_init_worker, initargs=(dict(workload),)
+            workers, mp_context=_context(), initializer=_init_worker, initargs=(dict(workload),)
         )
+        self._start_error: BaseException | None = None
+        self._starting = threading.Thread(
+            target=self._start, args=(workers,), name="compsim-pool-start", daemon=True
+        )
+        self._starting.start()
+        self.units_here = 0  # units the driver ran: the rest ran in workers
+
+    def _start(self, workers: int) -> None:
+        # Ctrl-C is the driver's: the forkserver (and every worker it forks) inherits this
+        # thread's mask, so a Ctrl-C while it still imports the harness prints no traceback.
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(workers):
+                self._pool.submit(_ready)
+        except BaseException as exc:  # a pool shut down by cancel(), or that could not start
+            self._start_error = exc
+
+    def _pool_ready(self) -> bool:
+        if self._starting.is_alive():
+            return False
+        if self._start_error is not None:
+            raise self._start_error
+        return True
 
     def submit(self, batches: Iterable[Sequence[TrialSpec]]) -> Iterator[UnitResult]:
         """At most two batches per worker in flight, and a result is dropped once yielded,
-        so memory stays flat however many units the sweep has."""
+        so memory stays flat however many units the sweep has. The driver takes a batch of
+        its own whenever it has none, and runs it one unit at a time so the workers' results
+        are collected (and written) between units."""
         todo = iter(batches)
         running: set[Future[list[UnitResult]]] = set()
+        own: deque[TrialSpec] = deque()
         while True:
-            while len(running) < self._in_flight and (batch := next(todo, None)) is not None:
-                running.add(self._pool.submit(_run_batch, list(batch)))
+            if not self.driver_works or self._pool_ready():
+                while len(running) < self._in_flight and (batch := next(todo, None)) is not None:
+                    running.add(self._pool.submit(_run_batch, list(batch)))
+            finished = {f for f in running if f.done()}
+            running -= finished
+            for future in finished:
+                yield from future.result()
+            if self.driver_works and not own:
+                own.extend(next(todo, ()))
+            if own:
+                spec = own.popleft()
+                self.units_here += 1
+                yield run_unit(self.workload[spec.cell], spec)
+                continue
             if not running:
                 return
             done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -233,6 +289,7 @@ class LocalExecutor:
     def cancel(self) -> None:
         """Drop queued batches and stop the workers now; running batches are lost (their
         units were never written, so a resume runs them again)."""
+        self._starting.join(timeout=30)  # a worker being started is then stopped with the rest
         processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
@@ -242,6 +299,7 @@ class LocalExecutor:
             proc.join(timeout=10)
 
     def close(self) -> None:
+        self._starting.join()
         self._pool.shutdown(wait=True)
 
 

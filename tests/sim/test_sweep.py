@@ -21,6 +21,7 @@ from sim.scenario import Scenario
 from sim.sweep import (
     MAX_BATCH,
     InProcessExecutor,
+    LocalExecutor,
     TrialSpec,
     UnitResult,
     batch_size,
@@ -69,9 +70,26 @@ def test_batches_cover_every_unit_once_in_bounded_chunks(units: int, jobs: int) 
     assert len(chunks) >= min(units, 4 * jobs)
 
 
-def test_same_seed_same_results_with_one_or_two_jobs(baseline: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["as run", "driver and workers", "workers only"])
+def test_same_seed_same_results_with_one_or_two_jobs(
+    baseline: Path, tmp_path: Path, mode: str
+) -> None:
+    """As `--jobs 2` runs (the driver may finish a tiny sweep before its pool is up), with the
+    pool up first so driver and worker share the units, and with every unit in a worker."""
     two = tmp_path / "jobs2"
-    run_grid(load_grid(TINY), two, jobs=2, progress=False)
+    made: list[LocalExecutor] = []
+
+    def factory(workload: Mapping[str, Scenario], jobs: int, units: int) -> LocalExecutor:
+        made.append(LocalExecutor(workload, jobs, driver_works=mode != "workers only"))
+        if mode == "driver and workers":
+            made[-1]._starting.join()  # the worker is fed first, then the driver takes batches
+        return made[-1]
+
+    result = run_grid(load_grid(TINY), two, jobs=2, progress=False, executor_factory=factory)
+    if mode == "driver and workers":
+        assert 0 < made[0].units_here < result.units_run
+    if mode == "workers only":
+        assert made[0].units_here == 0
     assert (two / SUMMARY_JSON).read_bytes() == (baseline / SUMMARY_JSON).read_bytes()
     assert (two / SUMMARY_CSV).read_bytes() == (baseline / SUMMARY_CSV).read_bytes()
     assert sorted_rows(two) == sorted_rows(baseline)
