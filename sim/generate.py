@@ -49,6 +49,10 @@ class _Builder:
         self.units: list[Unit] = []
         self.turns: list[list[int]] = []
         self.roles: list[str] = []
+        # tokens per unit and per turn, kept as units are placed: finding the turn at a depth
+        # then walks the turns, not every unit of the history for every planted fact
+        self._tokens: list[int] = []
+        self.turn_tokens: list[int] = []
         self._total = 0
 
     def unit(
@@ -61,10 +65,11 @@ class _Builder:
     ) -> int:
         uid = len(self.units)
         self.units.append(Unit(uid, kind, salience, renderings, fact_id, inverted))
+        self._tokens.append(self.counter.count_line(renderings[0]))
         return uid
 
     def tokens(self, uid: int) -> int:
-        return self.counter.count_line(self.units[uid].renderings[0])
+        return self._tokens[uid]
 
     def total(self) -> int:
         return self._total
@@ -73,11 +78,13 @@ class _Builder:
         """Put a unit into a turn; the running total keeps length fitting linear."""
         ids = self.turns[turn]
         ids.append(uid) if at is None else ids.insert(at, uid)
-        self._total += self.tokens(uid)
+        self.turn_tokens[turn] += self._tokens[uid]
+        self._total += self._tokens[uid]
 
     def remove(self, turn: int, uid: int) -> None:
         self.turns[turn].remove(uid)
-        self._total -= self.tokens(uid)
+        self.turn_tokens[turn] -= self._tokens[uid]
+        self._total -= self._tokens[uid]
 
     def filler_turn(self, rng: np.random.Generator) -> None:
         role = ROLES[len(self.turns) % len(ROLES)]
@@ -104,7 +111,9 @@ class _Builder:
             ids.append(self.unit(kind, (full, short), SALIENCE[kind] + jitter))
         self.turns.append(ids)
         self.roles.append(role)
-        self._total += sum(self.tokens(u) for u in ids)
+        tokens = sum(map(self._tokens.__getitem__, ids))
+        self.turn_tokens.append(tokens)
+        self._total += tokens
 
 
 def _choose_facts(spec: HistorySpec, rng: np.random.Generator) -> list[Placement]:
@@ -132,8 +141,8 @@ def _choose_facts(spec: HistorySpec, rng: np.random.Generator) -> list[Placement
 def _turn_at_depth(b: _Builder, depth: float) -> int:
     """0-based index of the turn holding the token position `depth` of the history."""
     target, pos = depth * b.total(), 0
-    for i, ids in enumerate(b.turns):
-        pos += sum(b.tokens(u) for u in ids)
+    for i, tokens in enumerate(b.turn_tokens):
+        pos += tokens
         if pos >= target:
             return i
     return len(b.turns) - 1
