@@ -185,7 +185,7 @@ class SimulatedSummarizer:
             kept = self._rerank(items, budget, used)
         else:
             kept = self._compress(items, budget, consumed)
-        return SummaryResult("".join(self._text(i) + "\n" for i in kept), consumed)
+        return SummaryResult("\n".join(map(self._text, kept)) + "\n" if kept else "", consumed)
 
     def _read(self, text: str) -> tuple[list[_Item], int]:
         """Each line recognised as a unit at a rung; lines past the context window unread."""
@@ -250,9 +250,9 @@ class SimulatedSummarizer:
         return [i for i in items if i.pinned or not i.rule or self.rng.random() >= p]
 
     def _score(self, items: list[_Item]) -> None:
-        noise = self.rng.normal(0.0, self.params.rank_noise, len(items))
+        noise: list[float] = self.rng.normal(0.0, self.params.rank_noise, len(items)).tolist()
         for item, n in zip(items, noise, strict=True):
-            item.score = item.unit.salience + float(n)
+            item.score = item.unit.salience + n
 
     def _compress(self, items: list[_Item], budget: int, consumed: int) -> list[_Item]:
         p = self.params.p_abstract(budget / max(consumed, 1))
