@@ -199,9 +199,9 @@ def run_grid(
 ) -> RunResult:
     """Create (or resume) `out`, run what is missing, write the summary.
 
-    With jobs > 1 the workers start by forkserver (or spawn), which imports the calling
-    script again in each worker: a script that calls this needs the usual multiprocessing
-    guard, `if __name__ == "__main__":` (a notebook does not)."""
+    With jobs > 1 this process runs trials beside jobs - 1 workers, which start by forkserver
+    (or spawn) and import the calling script again: a script that calls this needs the usual
+    multiprocessing guard, `if __name__ == "__main__":` (a notebook does not)."""
     writer, grid = open_run(grid, out, resume=resume, force=force, traces=traces)
     try:
         with writer:

@@ -33,7 +33,12 @@ def add_overrides(p: argparse.ArgumentParser, text: str) -> None:
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="processes running trials, this one included (default: all cores)",
+    )
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
