@@ -39,7 +39,8 @@ def main() -> None:
     specs = list(pending_specs([c.id for c in grid.cells], args.trials, set(), 0))
     figures: dict[str, object] = {"trials": len(specs), "jobs": args.jobs}
 
-    pool = LocalExecutor(workload, args.jobs)
+    pool = LocalExecutor(workload, args.jobs)  # the driver runs trials too, as in a sweep
+    pool.wait_started()
     sum(1 for _ in pool.submit(_chunks(specs[: args.jobs], 1)))  # warm the workers
     t0 = time.perf_counter()
     n = sum(1 for _ in pool.submit(_chunks(specs, 20)))

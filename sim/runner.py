@@ -30,7 +30,7 @@ from sim.scenario import Scenario
 from sim.store import RunWriter, atomic_write, write_whole
 from sim.summarizers.registry import add_usage
 from sim.summary import summarize_stream, summary_csv, summary_document, summary_json
-from sim.sweep import Executor, batch_size, iter_batches, make_executor, pending_specs
+from sim.sweep import Executor, iter_batches, make_executor, pending_specs
 
 DEFAULT_TRACES = 3
 
@@ -132,7 +132,7 @@ def execute(
     executor = (executor_factory or make_executor)(workload, jobs, pending)
     bar = _progress(manifest.units_total, len(writer.done), progress, manifest.scenario["name"])
     try:
-        for result in executor.submit(iter_batches(specs, batch_size(pending, jobs))):
+        for result in executor.submit(iter_batches(specs, pending, jobs)):
             writer.append(result.traces, result.rows, result.spec.unit)
             tally.units += 1
             tally.errors += result.errors

@@ -81,9 +81,13 @@ def batch_size(units: int, jobs: int) -> int:
     return max(1, min(MAX_BATCH, math.ceil(units / (max(jobs, 1) * 4))))
 
 
-def iter_batches(specs: Iterable[TrialSpec], size: int) -> Iterator[list[TrialSpec]]:
+def iter_batches(specs: Iterable[TrialSpec], units: int, jobs: int) -> Iterator[list[TrialSpec]]:
+    """Batches of `batch_size` of the units still to come, so they shrink as the sweep ends:
+    the early ones amortize per-task overhead, the last ones hold a unit or two, and no process
+    waits idle while another finishes a large last batch."""
     specs = iter(specs)
-    while batch := list(islice(specs, size)):
+    while batch := list(islice(specs, batch_size(units, jobs))):
+        units -= len(batch)
         yield batch
 
 
@@ -249,6 +253,11 @@ class LocalExecutor:
                 self._pool.submit(_ready)
         except BaseException as exc:  # a pool shut down by cancel(), or that could not start
             self._start_error = exc
+
+    def wait_started(self) -> None:
+        """Block until the workers are started (their initializer may still be running):
+        for timing a warm pool, or making sure the workers get the first batches."""
+        self._starting.join()
 
     def _pool_ready(self) -> bool:
         if self._starting.is_alive():

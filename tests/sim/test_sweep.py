@@ -57,16 +57,19 @@ def test_trial_specs_are_trial_major_skip_done_and_keep_early_texts() -> None:
 def test_specs_and_batches_are_made_as_they_are_asked_for() -> None:
     """A sweep of any size never holds its list of units: an endless one still yields."""
     endless = pending_specs(["a"], 10**15, UnitSet([("a", 0)]), traces_per_cell=0)
-    first = next(iter_batches(endless, batch_size(10**15, 2)))
+    first = next(iter_batches(endless, 10**15, 2))
     assert [s.trial for s in first] == list(range(1, MAX_BATCH + 1))
 
 
 @pytest.mark.parametrize(("units", "jobs"), [(1, 1), (7, 2), (1000, 2), (100_000, 16)])
 def test_batches_cover_every_unit_once_in_bounded_chunks(units: int, jobs: int) -> None:
     specs = [TrialSpec("", i) for i in range(units)]
-    chunks = list(iter_batches(specs, batch_size(len(specs), jobs)))
+    chunks = list(iter_batches(specs, len(specs), jobs))
     assert [s for c in chunks for s in c] == specs
-    assert max(len(c) for c in chunks) <= MAX_BATCH
+    sizes = [len(c) for c in chunks]
+    assert sizes[0] == batch_size(units, jobs) and max(sizes) <= MAX_BATCH
+    assert sizes == sorted(sizes, reverse=True)  # they shrink towards the end
+    assert sizes[-1] == 1  # the last unit is never waited for in a large batch
     assert len(chunks) >= min(units, 4 * jobs)
 
 
@@ -82,7 +85,7 @@ def test_same_seed_same_results_with_one_or_two_jobs(
     def factory(workload: Mapping[str, Scenario], jobs: int, units: int) -> LocalExecutor:
         made.append(LocalExecutor(workload, jobs, driver_works=mode != "workers only"))
         if mode == "driver and workers":
-            made[-1]._starting.join()  # the worker is fed first, then the driver takes batches
+            made[-1].wait_started()  # the worker is fed first, then the driver takes batches
         return made[-1]
 
     result = run_grid(load_grid(TINY), two, jobs=2, progress=False, executor_factory=factory)
