@@ -7,7 +7,9 @@ script, one after the other, on this machine:
 - tokenizer_limit_ratio: sweep wall time (--jobs 1) / the time tiktoken needs to encode, once,
   every distinct text the sweep produced (histories and every level's output). Each sweep runs
   in a fresh process with its encoding loaded, so no memo is warm from an earlier sweep;
-- jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1;
+- jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1; and, beside it,
+  two_lone_sweeps_over_jobs1: two independent --jobs 1 sweeps of half the trials each, run at
+  once, over --jobs 1 — the machine's own two-process ceiling, with no pool to blame;
 - grading_share: share of an in-process sweep's time spent grading (the trial memo's grade
   timed around each call), and fact_grades_per_s: facts graded per second, one fact at one
   level each;
@@ -69,6 +71,25 @@ def _fresh_sweep(out: Path, trials: int, jobs: int) -> float:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
+
+
+def _fresh_pair(out: Path, trials: int) -> float:
+    """Seconds until two independent --jobs 1 sweeps of half the trials each, started at once
+    in fresh processes, have both finished: what two processes of this machine can do with no
+    pool at all, the ceiling --jobs 2 is measured against."""
+    half = max(1, trials // 2)
+    code = (
+        "import sys, time; sys.path.insert(0, 'benchmarks'); from pathlib import Path;"
+        "from perf import _sweep, WORKLOAD; from sim.tokens import get_counter; get_counter();"
+        f"_sweep(Path(sys.argv[1]), {half}, 1, WORKLOAD); print(time.time())"
+    )
+    t0 = time.time()  # wall clock: the two processes' ends are compared with this start
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(out / f"p{i}")], stdout=subprocess.PIPE)
+        for i in range(2)
+    ]
+    ends = [float(p.communicate()[0].decode().split()[-1]) for p in procs]
+    return max(ends) - t0
 
 
 def _distinct_texts(trials: int) -> set[str]:
@@ -187,12 +208,13 @@ def main() -> None:
     get_counter()
     texts = _distinct_texts(args.trials)
     with tempfile.TemporaryDirectory() as tmp:
-        one = two = floor = float("inf")
-        for r in range(max(1, args.repeat)):  # interleaved: drift in machine speed hits all three
+        one = two = pair = floor = float("inf")
+        for r in range(max(1, args.repeat)):  # interleaved: drift in machine speed hits all four
             one = min(one, _fresh_sweep(Path(tmp) / f"j1-{r}", args.trials, 1))
             floor_s, tokens = _floor_seconds(texts)
             floor = min(floor, floor_s)
             two = min(two, _fresh_sweep(Path(tmp) / f"j2-{r}", args.trials, 2))
+            pair = min(pair, _fresh_pair(Path(tmp) / f"pair-{r}", args.trials))
         figures.update(
             sweep_s_jobs1=round(one, 3),
             tokenizer_floor_s=round(floor, 3),
@@ -201,6 +223,7 @@ def main() -> None:
             trials_per_s_jobs1=round(args.trials / one, 2),
             trials_per_s_jobs2=round(args.trials / two, 2),
             jobs2_over_jobs1=round(one / two, 2),
+            two_lone_sweeps_over_jobs1=round(2 * (args.trials // 2) * one / pair / args.trials, 2),
         )
         figures.update(_grading(min(args.trials, 40), args.profile))
         figures["calls_per_s_jobs1"] = round(
