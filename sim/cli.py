@@ -3,7 +3,8 @@ and registers itself here; user errors print one line and exit 2, never a traceb
 
 Exit codes: 0 ok; 1 a run finished with errors, or a gate found a regression;
 2 usage or input error, or a file that cannot be written (a full disk, a read-only folder);
-3 a gate was inconclusive; 130 interrupted (Ctrl-C).
+3 a gate was inconclusive; 4 a worker process died mid-run (killed, out of memory: the run
+resumes); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 
 from sim.errors import UserError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_WORKER_DIED = 4
 
 # One module per subcommand; each defines `register(subparsers)` and sets `func(args) -> int`.
 COMMAND_MODULES = (
@@ -78,6 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("compsim: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenExecutor as exc:  # the runner has said how to resume
+        print(
+            f"compsim: error: a worker process died (killed, out of memory?): {exc}",
+            file=sys.stderr,
+        )
+        return EXIT_WORKER_DIED
     except BrokenPipeError:  # `compsim report ... | head`: the reader stopped, not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +176,52 @@ def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert f"continue with: compsim run --resume {out}" in err
     assert not (out / SUMMARY_JSON).exists()
+    resumed = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert load_run(out).summary["complete"]  # type: ignore[index]
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (Linux /proc)."""
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers through /proc")
+def test_a_killed_worker_exits_4_in_one_line_and_the_run_resumes(tmp_path: Path) -> None:
+    """As when the kernel kills a worker for memory: `compsim run --jobs 2` stops with one
+    line, exit 4, no traceback, and a resume completes the run."""
+    out = tmp_path / "oom"
+    proc = start_long_run(Path(TINY), out, ROOT)
+    workers: list[int] = []
+    for _ in range(1200):  # the pool starts in the background: its worker forks from a server
+        workers = [w for server in _children(proc.pid) for w in _children(server)]
+        if workers or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert workers, "no worker process appeared"
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 4, err
+    assert "Traceback" not in err
+    assert "compsim: error: a worker process died" in err
+    assert f"continue with: compsim run --resume {out}" in err
     resumed = subprocess.run(
         [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
         capture_output=True,

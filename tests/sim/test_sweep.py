@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,27 @@ def test_same_seed_same_results_with_one_or_two_jobs(
     assert (two / SUMMARY_JSON).read_bytes() == (baseline / SUMMARY_JSON).read_bytes()
     assert (two / SUMMARY_CSV).read_bytes() == (baseline / SUMMARY_CSV).read_bytes()
     assert sorted_rows(two) == sorted_rows(baseline)
+
+
+def test_a_dead_worker_stops_the_sweep_loudly_and_it_resumes(
+    baseline: Path, tmp_path: Path
+) -> None:
+    """A worker killed mid-sweep (out of memory, say) breaks the pool: the sweep stops with
+    BrokenProcessPool instead of hanging, and what it wrote resumes to the same summary."""
+    out = tmp_path / "dead"
+
+    def factory(workload: Mapping[str, Scenario], jobs: int, units: int) -> LocalExecutor:
+        executor = LocalExecutor(workload, jobs)
+        executor.wait_started()
+        for proc in executor._pool._processes.values():  # the pool's own workers
+            os.kill(proc.pid, signal.SIGKILL)
+        return executor
+
+    with pytest.raises(BrokenProcessPool):
+        run_grid(load_grid(TINY), out, jobs=2, progress=False, executor_factory=factory)
+    assert not (out / SUMMARY_JSON).exists()
+    run_grid(None, out, jobs=1, resume=True, progress=False)
+    assert (out / SUMMARY_JSON).read_bytes() == (baseline / SUMMARY_JSON).read_bytes()
 
 
 def test_summary_agrees_with_the_in_memory_aggregates(baseline: Path) -> None:
