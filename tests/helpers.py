@@ -292,3 +292,15 @@ def wait_for_first_unit(trials: Path, timeout_s: float = 120) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline and not (trials.exists() and trials.stat().st_size):
         time.sleep(0.05)
+
+
+def resume_run(out: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`compsim run --resume OUT` in a fresh process, as a user continues a stopped run."""
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )

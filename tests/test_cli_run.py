@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import pytest
 
 from sim.cli import main
 from sim.results import MANIFEST, REPORT, SUMMARY_JSON, TRIALS, iter_jsonl, load_run
-from tests.helpers import start_long_run, wait_for_first_unit
+from tests.helpers import resume_run, start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.toml")
@@ -176,14 +174,7 @@ def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert f"continue with: compsim run --resume {out}" in err
     assert not (out / SUMMARY_JSON).exists()
-    resumed = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    resumed = resume_run(out, ROOT)
     assert resumed.returncode == 0, resumed.stderr
     assert load_run(out).summary["complete"]  # type: ignore[index]
 
@@ -222,13 +213,6 @@ def test_a_killed_worker_exits_4_in_one_line_and_the_run_resumes(tmp_path: Path)
     assert "Traceback" not in err
     assert "compsim: error: a worker process died" in err
     assert f"continue with: compsim run --resume {out}" in err
-    resumed = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    resumed = resume_run(out, ROOT)
     assert resumed.returncode == 0, resumed.stderr
     assert load_run(out).summary["complete"]  # type: ignore[index]

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -30,7 +28,7 @@ from sim.sweep import (
     pending_specs,
 )
 from sim.unit_set import UnitSet
-from tests.helpers import LONG_TINY_OVERRIDES, start_long_run, wait_for_first_unit
+from tests.helpers import LONG_TINY_OVERRIDES, resume_run, start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny.toml"
@@ -246,14 +244,7 @@ def test_resume_after_sigkill_gives_identical_summary(baseline: Path, tmp_path: 
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     assert not (out / SUMMARY_JSON).exists(), "the run finished before it could be killed"
-    resumed = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    resumed = resume_run(out, ROOT)
     assert resumed.returncode == 0, resumed.stderr
     whole = tmp_path / "whole"
     run_grid(load_grid(TINY, list(LONG_TINY_OVERRIDES)), whole, jobs=1, progress=False)
