@@ -14,6 +14,8 @@ script, one after the other, on this machine:
   timed around each call), and fact_grades_per_s: facts graded per second, one fact at one
   level each;
 - trials_per_s, calls_per_s: trial units (all strategies) and compaction calls per second;
+- ms_per_trial_in_process: where an in-process trial's time goes (history, strategies less
+  grading, grading, records), beside floor_ms_per_trial, the tokenizer floor per trial;
 - memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
   fresh process, so streaming to disk can be seen to keep memory flat.
 
@@ -121,9 +123,13 @@ def _floor_seconds(texts: set[str]) -> tuple[float, int]:
 def _grading(trials: int, profile_top: int) -> dict[str, Any]:
     """The grader's share of an in-process sweep, timed by wrapping the trial memo's grade
     (every grading of a sweep goes through it; a profiler would inflate the many small calls),
-    and its throughput in fact grades (one fact at one level) per second."""
+    its throughput in fact grades (one fact at one level) per second, and milliseconds per
+    trial by part: generating the history, the strategies less their grading, the grading,
+    and serializing the rows; where a trial's time goes, beside the floor's share of it."""
     from sim.grid import load_grid
-    from sim.trial import run_scenario_trial
+    from sim.records import trial_row
+    from sim.store import dumps
+    from sim.trial import run_strategy, trial_history
     from sim.trial_memo import TrialMemo
 
     scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
@@ -139,13 +145,23 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
 
     TrialMemo.grade = timed  # type: ignore[method-assign]
     calls = 0
+    parts = dict.fromkeys(("history", "strategies", "records"), 0.0)
     profile = cProfile.Profile() if profile_top else None
     t0 = time.perf_counter()
     try:
         if profile:
             profile.enable()
         for trial in range(trials):
-            for rec in run_scenario_trial(scenario, trial):
+            t = time.perf_counter()
+            history = trial_history(scenario, trial)
+            parts["history"] += time.perf_counter() - t
+            for name, args in scenario.strategy_specs():
+                t = time.perf_counter()
+                rec = run_strategy(scenario, history, trial, name, args)
+                parts["strategies"] += time.perf_counter() - t
+                t = time.perf_counter()
+                dumps(trial_row(rec, trial, ""))
+                parts["records"] += time.perf_counter() - t
                 calls += sum(lv.calls for lv in rec.levels)
         if profile:
             profile.disable()
@@ -154,10 +170,13 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
     wall = time.perf_counter() - t0
     if profile:
         pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(profile_top)
+    parts["strategies"] -= spent[0]
+    parts["grading"] = spent[0]
     return {
         "grading_share": round(spent[0] / wall, 3),
         "fact_grades_per_s": round(spent[1] / spent[0]) if spent[0] else None,
         "compaction_calls_per_trial": round(calls / trials, 1),
+        "ms_per_trial_in_process": {k: round(1000 * v / trials, 1) for k, v in parts.items()},
     }
 
 
@@ -232,6 +251,7 @@ def main() -> None:
         figures["calls_per_s_jobs1"] = round(
             figures["compaction_calls_per_trial"] * args.trials / one, 0
         )
+        figures["floor_ms_per_trial"] = round(1000 * floor / args.trials, 1)
         if args.memory:
             small = _peak_rss(args.memory, Path(tmp) / "m1")
             large = _peak_rss(10 * args.memory, Path(tmp) / "m10")
