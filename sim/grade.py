@@ -112,14 +112,7 @@ class Sentences:
     __slots__ = ("joined", "pairs", "starts")
 
     def __init__(self, text: str) -> None:
-        lines = text.split("\n")
-        cached = list(map(_LINE_SENTENCES.get, lines))  # one C-level lookup pass; misses below
-        self.pairs = [
-            p
-            for line, hit in zip(lines, cached, strict=True)
-            if line
-            for p in (hit if hit is not None else line_sentences(line))
-        ]
+        self.pairs = [p for line in text.split("\n") if line for p in line_sentences(line)]
         # All normalized sentences in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.
         norms = [norm for _, norm in self.pairs]
