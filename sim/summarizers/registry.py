@@ -75,16 +75,16 @@ def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> GuardedSumm
         valid = ", ".join(sorted(_FACTORIES))
         raise RegistryError(f"unknown summarizer {config.name!r}; valid: {valid}")
     inner = factory(config, ctx)
+    transient = rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient")
     if config.faults is None:
-        return GuardedSummarizer(inner, rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient"))
+        return GuardedSummarizer(inner, transient)
     from sim.summarizers.faulty import FaultySummarizer
 
     faulty = FaultySummarizer(
         inner, config.faults, rng_for(ctx.seed, ctx.trial, f"{ctx.key}:faults"), ctx.counter
     )
     # simulated failures wait on a virtual clock: the backoff is computed, never slept
-    rng = rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient")
-    return GuardedSummarizer(faulty, rng, VirtualClock())
+    return GuardedSummarizer(faulty, transient, VirtualClock())
 
 
 # --- per-process shared state ----------------------------------------------------------
