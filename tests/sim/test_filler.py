@@ -1,5 +1,6 @@
-"""The filler's vector slot draw must equal the one-by-one draws it replaced: a sweep's results
-(and every pinned golden file) depend on the generator stream staying the same."""
+"""The filler's vector slot draw and positional templates must equal the one-by-one draws and
+named slots they replaced: a sweep's results (and every pinned golden file) depend on the
+generator stream and the lines it yields staying the same."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sim.types import UnitKind
 
 
 def scalar_filler_line(kind: UnitKind, rng: np.random.Generator) -> tuple[str, str]:
-    """The reference: one scalar draw per slot, then five numbers 1..9."""
+    """The reference: one scalar draw per slot, then five numbers 1..9, by slot name."""
     templates = _TEMPLATES[kind]
     full, short = templates[int(rng.integers(len(templates)))]
     values = {k: v[int(rng.integers(len(v)))] for k, v in _SLOTS.items()}
