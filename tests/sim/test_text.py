@@ -115,3 +115,10 @@ def test_raw_filter_skips_lines_without_the_words() -> None:
     assert search.search(raw_key("Do not revoke the SIGN'ING key.")) is not None
     assert raw_filter([normalize("4")]) is None  # digits could come from "four": no filter
     assert raw_filter([normalize("not")]) is None  # "not" could come from "don't"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(list("aZ ’‘`'.İßΣ-\n")) | st.characters(), max_size=40))
+def test_raw_key_is_lowercase_with_every_apostrophe_deleted(text: str) -> None:
+    expected = "".join(c for c in text.lower() if c not in "'’‘`")
+    assert raw_key(text) == expected
