@@ -15,7 +15,9 @@ script, one after the other, on this machine:
   level each;
 - trials_per_s, calls_per_s: trial units (all strategies) and compaction calls per second;
 - ms_per_trial_in_process: where an in-process trial's time goes (history, strategies less
-  grading, grading, records), beside floor_ms_per_trial, the tokenizer floor per trial;
+  grading, grading, records), beside floor_ms_per_trial, the tokenizer floor per trial; and
+  ms_per_strategy: each strategy's own time in a trial, grading included (the first one also
+  does the work its trial shares: grading L0, the summarizer reading the first level's input);
 - memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
   fresh process, so streaming to disk can be seen to keep memory flat.
 
@@ -146,6 +148,7 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
     TrialMemo.grade = timed  # type: ignore[method-assign]
     calls = 0
     parts = dict.fromkeys(("history", "strategies", "records"), 0.0)
+    by_strategy: dict[str, float] = {}
     profile = cProfile.Profile() if profile_top else None
     t0 = time.perf_counter()
     try:
@@ -158,7 +161,9 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
             for name, args in scenario.strategy_specs():
                 t = time.perf_counter()
                 rec = run_strategy(scenario, history, trial, name, args)
-                parts["strategies"] += time.perf_counter() - t
+                took = time.perf_counter() - t
+                parts["strategies"] += took
+                by_strategy[name] = by_strategy.get(name, 0.0) + took
                 t = time.perf_counter()
                 dumps(trial_row(rec, trial, ""))
                 parts["records"] += time.perf_counter() - t
@@ -177,6 +182,7 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
         "fact_grades_per_s": round(spent[1] / spent[0]) if spent[0] else None,
         "compaction_calls_per_trial": round(calls / trials, 1),
         "ms_per_trial_in_process": {k: round(1000 * v / trials, 1) for k, v in parts.items()},
+        "ms_per_strategy": {k: round(1000 * v / trials, 2) for k, v in by_strategy.items()},
     }
 
 
