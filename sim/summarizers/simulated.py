@@ -70,15 +70,18 @@ class SimParams:
 
 
 _Seen = tuple[Unit, int, tuple[int, ...], bool]  # a line read: _Item's first four fields
+_Line = tuple[_Seen | None, int]  # a raw input line: what it is (None: blank) and its tokens
 
 
 class _World:
     """What the summarizer knows of one history, built once and shared by every strategy of a
     trial: each rendering -> (unit, rung), fact id -> unit, each unit's cost per rung, and each
     input text already read. Strategies read identical L1 groups (and floor_gated re-reads its
-    input on every retry), so a text is split, looked up and costed once, not once per call."""
+    input on every retry), so a text is split, looked up and costed once, not once per call;
+    and a text read for the first time is made of lines read before (a level's input is the
+    level below's output), so each raw line is recognised and costed once too."""
 
-    __slots__ = ("by_fact", "costs", "counter", "history", "lines", "reads")
+    __slots__ = ("by_fact", "costs", "counter", "history", "lines", "raw_lines", "reads")
 
     def __init__(self, history: History, counter: MemoCounter) -> None:
         self.history, self.counter = history, counter
@@ -88,6 +91,7 @@ class _World:
         self.costs: dict[int, tuple[Unit, tuple[int, ...]]] = {}
         # (input text, context window) -> ((unit, rung, costs) per line read, tokens read)
         self.reads: dict[tuple[str, int], tuple[tuple[_Seen, ...], int]] = {}
+        self.raw_lines: dict[str, _Line] = {}
         for unit in history.units:
             for rung, text in enumerate(unit.renderings):
                 self.lines.setdefault(text, (unit, rung))
@@ -198,20 +202,29 @@ class SimulatedSummarizer:
     def _recognise(self, text: str) -> tuple[tuple[_Seen, ...], int]:
         units: list[_Seen] = []
         consumed = 0
-        lines = self._world.lines
+        raw_lines = self._world.raw_lines
         for raw in text.split("\n"):
-            line = raw.strip()
-            if not line:
+            known = raw_lines.get(raw)
+            if known is None:
+                known = raw_lines[raw] = self._recognise_line(raw)
+            seen, cost = known
+            if seen is None:
                 continue
-            cost = self.counter.count_line(line)
             if consumed + cost > self.max_input_tokens:
                 break
             consumed += cost
-            known = lines.get(line)
-            if known is None:  # text the world did not write (a real pin block, say)
-                known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-            units.append((*known, self._costs(known[0]), known[0].kind.constraint_like))
+            units.append(seen)
         return tuple(units), consumed
+
+    def _recognise_line(self, raw: str) -> _Line:
+        line = raw.strip()
+        if not line:
+            return None, 0
+        known = self._world.lines.get(line)
+        if known is None:  # text the world did not write (a real pin block, say)
+            known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
+        seen = (*known, self._costs(known[0]), known[0].kind.constraint_like)
+        return seen, self.counter.count_line(line)
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
         """Mark pinned facts (bringing back those missing from the input) at their floor:

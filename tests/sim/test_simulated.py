@@ -250,3 +250,24 @@ def test_same_generator_same_outputs() -> None:
 
     assert run(3) == run(3)
     assert len({tuple(run(seed)) for seed in range(8)}) > 1
+
+
+@pytest.mark.parametrize("window", [16_384, 150])
+@pytest.mark.parametrize("instruction", [COMPRESS, CONTINUITY])
+def test_a_world_warm_from_other_texts_reads_a_text_as_a_cold_one_does(
+    instruction: str, window: int
+) -> None:
+    """Lines are recognised once per history and reused by every later text made of them
+    (a level's input is the level below's output): a text read after overlapping ones is read
+    and summarized exactly as on a world that saw nothing, also when its context window ends
+    among the lines read before."""
+    h = _HISTORY
+    first, later = "".join(h.pieces[:12]), "".join(h.pieces[6:24])
+    assert raw_count("".join(h.pieces[6:12])) > 150  # the small window ends in known lines
+    warm = summarizer(h, 1)  # the whole of `first` is read
+    ask(warm, first, 100, instruction)
+    ask(warm, "  " + first.replace("\n", " \n"), 100, instruction)  # the same lines, padded
+    again = summarizer(h, 1, max_input_tokens=window)  # same history: the warm world
+    cold = summarizer(History(h.turns, h.units, h.facts), 1, max_input_tokens=window)
+    request = SummaryRequest(later, 120, instruction, (), "L1")
+    assert again.summarize(request) == cold.summarize(request)
