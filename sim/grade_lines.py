@@ -11,11 +11,10 @@ exactly `grade_text`'s: best rank, then the first such sentence in the text
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from sim.grade import Evidence, dropped, evidence, line_sentences, matcher
-from sim.text import raw_filter, raw_key
+from sim.text import may_mention, raw_filter
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -43,23 +42,23 @@ class LineGrader:
         self._dropped = tuple(map(dropped, self._facts))  # immutable: one per fact serves all
         self._counter = counter
         self._lines: dict[str, LineEvidence] = {}
-        # Any fact's topic in one search: most lines mention none, and are done with at once,
-        # most of them before they are even normalized (sim.text.raw_filter says why it is safe).
-        forms = sorted({form for m in self._matchers for form in m.topic_forms}, key=len)
-        self._topics = re.compile("|".join(map(re.escape, forms))) if forms else None
-        self._raw_topics = raw_filter(forms)
+        # Any fact's topic, looked for in one pass: most lines mention none, and are done with
+        # at once, most of them before they are even normalized (sim.text.raw_filter says why
+        # that is safe). Substring tests, not a regex: compiling one per trial cost more.
+        self._topics = tuple(sorted({form for m in self._matchers for form in m.topic_forms}))
+        self._raw_topics = raw_filter(self._topics)
 
     def knows(self, facts: Sequence[Fact]) -> bool:
         index, own = self._index, self._facts
         return all((i := index.get(id(f))) is not None and own[i] is f for f in facts)
 
     def _evidence(self, line: str) -> LineEvidence:
-        if self._raw_topics is not None and self._raw_topics.search(raw_key(line)) is None:
+        if self._raw_topics is not None and not may_mention(line, self._raw_topics):
             return ()
         found = []
         topics = self._topics
         for raw, norm in line_sentences(line):
-            if topics is None or topics.search(norm) is None:
+            if not any(map(norm.__contains__, topics)):
                 continue
             for k, m in enumerate(self._matchers):
                 if any(form in norm for form in m.topic_forms):

@@ -77,9 +77,10 @@ def raw_key(text: str) -> str:
     return key
 
 
-def raw_filter(forms: Iterable[str]) -> re.Pattern[str] | None:
-    """A search that finds something in `raw_key(text)` whenever a sentence of `text` could,
-    once normalized, contain one of the normalized `forms`; None when no such search exists.
+def raw_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
+    """Runs of letters, one of which `raw_key(text)` holds whenever a sentence of `text` could,
+    once normalized, contain one of the normalized `forms` (`may_mention` looks); None when
+    no such filter exists.
 
     Why it cannot miss: normalize only lowercases, deletes apostrophes, turns other marks,
     articles and number words into spaces or digits, and expands contractions. So every run
@@ -92,4 +93,11 @@ def raw_filter(forms: Iterable[str]) -> re.Pattern[str] | None:
         if not usable:  # digits or expanded words only: any line might hold it
             return None
         runs.add(max(usable, key=len))
-    return re.compile("|".join(map(re.escape, sorted(runs)))) if runs else None
+    # a run that holds another adds nothing: the shorter one is found wherever it is
+    return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None
+
+
+def may_mention(text: str, runs: tuple[str, ...]) -> bool:
+    """Whether `raw_key(text)` holds one of `raw_filter`'s runs."""
+    key = raw_key(text)
+    return any(map(key.__contains__, runs))
