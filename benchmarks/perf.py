@@ -6,10 +6,14 @@ script, one after the other, on this machine:
 
 - tokenizer_limit_ratio: sweep wall time (--jobs 1) / the time tiktoken needs to encode, once,
   every distinct text the sweep produced (histories and every level's output). Each sweep runs
-  in a fresh process with its encoding loaded, so no memo is warm from an earlier sweep;
-- jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1; and, beside it,
-  two_lone_sweeps_over_jobs1: the summed trials/s of two independent --jobs 1 sweeps run at
-  once, over --jobs 1 — what two processes of this machine reach with no pool to blame;
+  in a fresh process with its encoding loaded, so no memo is warm from an earlier sweep. The
+  --jobs 1 sweep and the floor run pinned to the same CPU, on each of two CPUs in turn
+  (`by_cpu` figures), and the ratio is their mean: vCPUs of one VM can differ in speed, and an
+  unpinned process lands on either (an A/A comparison unpinned once read 1.37x);
+- jobs2_over_jobs1: trials/s with --jobs 2 over trials/s with --jobs 1 (the mean of the two
+  pinned rates: one average CPU); and, beside it, two_lone_sweeps_over_jobs1: the summed
+  trials/s of two independent --jobs 1 sweeps run at once, over --jobs 1 — what two processes
+  of this machine reach with no pool to blame;
 - grading_share: share of an in-process sweep's time spent grading (the trial memo's grade
   timed around each call), and fact_grades_per_s: facts graded per second, one fact at one
   level each;
@@ -32,12 +36,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +60,28 @@ SMALL = [
     "strategies=['floor_gated']",
     "ladder=[{name='L1',budget_tokens=200,group_size=3},{name='L2',budget_tokens=48}]",
 ]
+
+
+def cpus() -> list[int | None]:
+    """Up to two CPUs to pin single-process measurements to, one after the other; [None] where
+    a process cannot be pinned (not Linux)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return [None]
+    return list(sorted(os.sched_getaffinity(0))[:2])
+
+
+@contextmanager
+def pinned(cpu: int | None) -> Iterator[None]:
+    """This process, and every process it starts meanwhile, on `cpu` alone."""
+    if cpu is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def _sweep(out: Path, trials: int, jobs: int, overrides: list[str]) -> float:
@@ -234,30 +263,37 @@ def main() -> None:
 
     get_counter()
     texts = _distinct_texts(args.trials)
+    on = cpus()
     with tempfile.TemporaryDirectory() as tmp:
-        one = two = floor = float("inf")
-        pair = 0.0
-        for r in range(max(1, args.repeat)):  # interleaved: drift in machine speed hits all four
-            one = min(one, _fresh_sweep(Path(tmp) / f"j1-{r}", args.trials, 1))
-            floor_s, tokens = _floor_seconds(texts)
-            floor = min(floor, floor_s)
+        one = dict.fromkeys(on, float("inf"))
+        floor = dict.fromkeys(on, float("inf"))
+        two, pair = float("inf"), 0.0
+        for r in range(max(1, args.repeat)):  # interleaved: drift in machine speed hits all
+            for cpu in on if r % 2 == 0 else on[::-1]:
+                with pinned(cpu):
+                    one[cpu] = min(
+                        one[cpu], _fresh_sweep(Path(tmp) / f"j1-{r}-{cpu}", args.trials, 1)
+                    )
+                    floor_s, tokens = _floor_seconds(texts)
+                    floor[cpu] = min(floor[cpu], floor_s)
             two = min(two, _fresh_sweep(Path(tmp) / f"j2-{r}", args.trials, 2))
             pair = max(pair, _fresh_pair(Path(tmp) / f"pair-{r}", args.trials))
+        rate1 = sum(args.trials / one[c] for c in on) / len(on)  # one average CPU
+        ratio = sum(one[c] / floor[c] for c in on) / len(on)
         figures.update(
-            sweep_s_jobs1=round(one, 3),
-            tokenizer_floor_s=round(floor, 3),
+            sweep_s_jobs1_by_cpu={str(c): round(one[c], 3) for c in on},
+            tokenizer_floor_s_by_cpu={str(c): round(floor[c], 3) for c in on},
             distinct_tokens=tokens,
-            tokenizer_limit_ratio=round(one / floor, 2),
-            trials_per_s_jobs1=round(args.trials / one, 2),
+            tokenizer_limit_ratio_by_cpu={str(c): round(one[c] / floor[c], 2) for c in on},
+            tokenizer_limit_ratio=round(ratio, 2),
+            trials_per_s_jobs1=round(rate1, 2),
             trials_per_s_jobs2=round(args.trials / two, 2),
-            jobs2_over_jobs1=round(one / two, 2),
-            two_lone_sweeps_over_jobs1=round(pair / (args.trials / one), 2),
+            jobs2_over_jobs1=round(args.trials / two / rate1, 2),
+            two_lone_sweeps_over_jobs1=round(pair / rate1, 2),
         )
         figures.update(_grading(min(args.trials, 40), args.profile))
-        figures["calls_per_s_jobs1"] = round(
-            figures["compaction_calls_per_trial"] * args.trials / one, 0
-        )
-        figures["floor_ms_per_trial"] = round(1000 * floor / args.trials, 1)
+        figures["calls_per_s_jobs1"] = round(figures["compaction_calls_per_trial"] * rate1, 0)
+        figures["floor_ms_per_trial"] = round(1000 * sum(floor.values()) / len(on) / args.trials, 1)
         if args.memory:
             small = _peak_rss(args.memory, Path(tmp) / "m1")
             large = _peak_rss(10 * args.memory, Path(tmp) / "m10")

@@ -2,7 +2,9 @@
 
 Runs perf.py's workload (the note's ladder, 8 constraints, nine strategies) as fresh-process
 sweeps of each checkout in turn, interleaved over --repeat rounds so drift in machine speed
-hits both alike, and prints one JSON line: the fastest milliseconds per trial for each, their
+hits both alike, in alternating order, and with --jobs 1 everything pinned to one CPU per round
+(perf.pinned: vCPUs of one VM differ in speed, and an unpinned A/A comparison once read 1.37x),
+and prints one JSON line: the fastest milliseconds per trial for each, their
 ratio, and each one's tokenizer-limit ratio against the same interleaved floor (perf.py's:
 tiktoken encoding every distinct text of the sweep once). Both checkouts must produce identical
 results for the comparison to mean anything; the script checks that their summary.json files
@@ -47,17 +49,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sys.path.insert(0, str(HERE / "benchmarks"))
-    from perf import _distinct_texts, _floor_seconds
+    from perf import _distinct_texts, _floor_seconds, cpus, pinned
 
     texts = _distinct_texts(args.trials)  # this checkout's; identical results, identical texts
     roots = {"base": args.base.resolve(), "head": HERE}
     best = dict.fromkeys([*roots, "floor"], float("inf"))
+    on = cpus() if args.jobs == 1 else [None]
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(max(1, args.repeat)):
-            for name, root in roots.items():
-                seconds = _sweep_s(root, Path(tmp) / f"{name}-{r}", args.trials, args.jobs)
-                best[name] = min(best[name], seconds)
-            best["floor"] = min(best["floor"], _floor_seconds(texts)[0])
+            order = list(roots.items()) if r % 2 == 0 else list(roots.items())[::-1]
+            with pinned(on[r % len(on)]):
+                for name, root in order:
+                    seconds = _sweep_s(root, Path(tmp) / f"{name}-{r}", args.trials, args.jobs)
+                    best[name] = min(best[name], seconds)
+                best["floor"] = min(best["floor"], _floor_seconds(texts)[0])
         same = (Path(tmp) / "base-0" / "summary.json").read_bytes() == (
             Path(tmp) / "head-0" / "summary.json"
         ).read_bytes()
