@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import string
 
-import numpy as np
-
+from sim.draws import Draws
 from sim.types import UnitKind
 
 _SLOTS: dict[str, tuple[str, ...]] = {
@@ -121,17 +120,16 @@ SALIENCE: dict[UnitKind, float] = {
 
 
 # Every slot is drawn for every line, whether its template uses it or not, so the generator's
-# stream does not depend on which template came up. One vector draw (per slot: an index into
-# its values, then five numbers 1..9) yields exactly the values the same draws made one by one
-# would (tests/sim/test_filler.py), in a third of the time: this is a sweep's hot path. The
-# templates are written with named slots and filled by position (`_POSITIONAL`, made once
-# here): a list of the drawn values formats a line in two thirds of the time a dict takes.
+# stream does not depend on which template came up: the template, an index into each slot's
+# values, then five numbers 1..9, all in one `below` (sim.draws: numpy's own values without a
+# numpy call per draw; this is a sweep's hottest line). The templates are written with named
+# slots and filled by position (`_POSITIONAL`, made once here): a list of the drawn values
+# formats a line in two thirds of the time a dict takes.
 _SLOT_NAMES = tuple(_SLOTS)
 _SLOT_VALUES = tuple(_SLOTS.values())
 _NUMBER_NAMES = ("n", "n1", "n2", "n3", "n4")
-_LOW = np.array([0] * len(_SLOTS) + [1] * len(_NUMBER_NAMES))
-_HIGH = np.array([len(v) for v in _SLOT_VALUES] + [10] * len(_NUMBER_NAMES))
-_DIGITS = tuple(map(str, range(10)))
+_DIGITS = tuple(map(str, range(1, 10)))  # a number's draw d stands for d + 1
+_SLOTS_END = 1 + len(_SLOTS)  # the template's draw, then the slots'
 
 
 def _positional(template: str) -> str:
@@ -149,13 +147,16 @@ _POSITIONAL: dict[UnitKind, tuple[tuple[str, str], ...]] = {
     kind: tuple((_positional(full), _positional(short)) for full, short in pairs)
     for kind, pairs in _TEMPLATES.items()
 }
+_SPANS: dict[UnitKind, tuple[int, ...]] = {
+    kind: (len(pairs), *map(len, _SLOT_VALUES), *[len(_DIGITS)] * len(_NUMBER_NAMES))
+    for kind, pairs in _TEMPLATES.items()
+}
 
 
-def filler_line(kind: UnitKind, rng: np.random.Generator) -> tuple[str, str]:
+def filler_line(kind: UnitKind, draws: Draws) -> tuple[str, str]:
     """One (full, short) line of the given kind with its slots filled."""
-    templates = _POSITIONAL[kind]
-    full, short = templates[int(rng.integers(len(templates)))]
-    draws: list[int] = rng.integers(_LOW, _HIGH).tolist()
-    values = [v[d] for v, d in zip(_SLOT_VALUES, draws, strict=False)]
-    values += [_DIGITS[d] for d in draws[len(_SLOTS) :]]
+    drawn = draws.below(_SPANS[kind])
+    full, short = _POSITIONAL[kind][drawn[0]]
+    values = [v[d] for v, d in zip(_SLOT_VALUES, drawn[1:_SLOTS_END], strict=True)]
+    values += [_DIGITS[d] for d in drawn[_SLOTS_END:]]
     return full.format(*values), short.format(*values)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sim.constraints import CLASSES, PlantedText, build_fact, near_miss, variant_object
+from sim.draws import Draws, drawing
 from sim.errors import ScenarioError
 from sim.filler import SALIENCE, filler_line
 from sim.tokens import MemoCounter
@@ -86,7 +87,7 @@ class _Builder:
         self.turn_tokens[turn] -= self._tokens[uid]
         self._total -= self._tokens[uid]
 
-    def filler_turn(self, rng: np.random.Generator) -> None:
+    def filler_turn(self, rng: Draws) -> None:
         role = ROLES[len(self.turns) % len(ROLES)]
         ids = [
             self.unit(
@@ -153,11 +154,12 @@ def generate_history(spec: HistorySpec, rng: np.random.Generator, counter: MemoC
     b = _Builder(counter)
     placements = _choose_facts(spec, rng)
     planted_tokens = sum(counter.count_line(p.planted.fact.text) for p in placements)
-    while b.total() < spec.target_tokens - planted_tokens:
-        b.filler_turn(rng)
     need = max((p.turn or 0) for p in placements) if placements else 0
-    while len(b.turns) < need:
-        b.filler_turn(rng)
+    with drawing(rng) as draws:  # the filler's thousands of small draws (sim.draws)
+        while b.total() < spec.target_tokens - planted_tokens:
+            b.filler_turn(draws)
+        while len(b.turns) < need:
+            b.filler_turn(draws)
 
     n_random = sum(1 for p in placements if p.turn is None and p.depth is not None)
     n_declared = round(spec.declared_fraction * n_random)
@@ -190,14 +192,15 @@ def generate_history(spec: HistorySpec, rng: np.random.Generator, counter: MemoC
         near = near_miss(rng, placements[i % len(placements)].planted)
         t = int(rng.integers(len(b.turns)))
         b.place(t, b.unit(UnitKind.DISTRACTOR, near.renderings, SALIENCE[UnitKind.DISTRACTOR]))
-    _fit_length(b, spec.target_tokens, rng)
+    with drawing(rng) as draws:
+        _fit_length(b, spec.target_tokens, draws)
     return _assemble(b, facts)
 
 
 _FILLER_OF_ROLE = {"user": UnitKind.CHATTER, "assistant": UnitKind.PLAN, "tool": UnitKind.TOOL}
 
 
-def _fit_length(b: _Builder, target: int, rng: np.random.Generator) -> None:
+def _fit_length(b: _Builder, target: int, rng: Draws) -> None:
     """Bring the total within 2% of the target by adding or removing trailing filler."""
     for _ in range(10_000):
         total = b.total()

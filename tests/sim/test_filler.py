@@ -1,5 +1,5 @@
-"""The filler's vector slot draw and positional templates must equal the one-by-one draws and
-named slots they replaced: a sweep's results (and every pinned golden file) depend on the
+"""The filler's draws (sim.draws) and positional templates must equal the one-by-one numpy draws
+and named slots they replaced: a sweep's results (and every pinned golden file) depend on the
 generator stream and the lines it yields staying the same."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.draws import drawing
 from sim.filler import _SLOTS, _TEMPLATES, filler_line
 from sim.types import UnitKind
 
@@ -27,14 +28,15 @@ def scalar_filler_line(kind: UnitKind, rng: np.random.Generator) -> tuple[str, s
 )
 def test_vector_draw_matches_scalar_draws(seed: int, kinds: list[UnitKind]) -> None:
     fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
-    for kind in kinds:
-        assert filler_line(kind, fast) == scalar_filler_line(kind, slow)
+    with drawing(fast) as draws:
+        made = [filler_line(kind, draws) for kind in kinds]
+    assert made == [scalar_filler_line(kind, slow) for kind in kinds]
     assert fast.random() == slow.random()  # the stream continues in step
 
 
 def test_every_template_fills_every_slot() -> None:
-    rng = np.random.default_rng(0)
-    for kind in _TEMPLATES:
-        for _ in range(50):
-            full, short = filler_line(kind, rng)
-            assert "{" not in full + short and full and short
+    with drawing(np.random.default_rng(0)) as draws:
+        for kind in _TEMPLATES:
+            for _ in range(50):
+                full, short = filler_line(kind, draws)
+                assert "{" not in full + short and full and short
