@@ -39,3 +39,10 @@ def test_shares_never_exceed_the_budget(sizes: list[int], size: int, budget: int
     assert "".join(groups) == "x" * sum(sizes)  # every piece in exactly one call, in order
     assert all(s >= 1 for s in shares)
     assert sum(shares) <= max(budget, len(shares))
+
+
+def test_tiny_groups_take_their_token_from_the_largest_share() -> None:
+    """Found by the property above: 40 x 1/80 rounds down to 0, the floor of one token per call
+    made the shares 1 + 1 + 39 = 41 > 40. The extra tokens now come off the largest share."""
+    _, shares = calls(["x", "x", "x" * 78], 1, 40, CHARS)
+    assert shares == (1, 1, 38)
