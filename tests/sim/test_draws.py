@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.draws import Draws, drawing
+from sim.draws import drawing
 
 # small spans (the generator's), any span a 32-bit word can hold, and spans just above a
 # power of two, where up to half the words are rejected and redrawn
@@ -99,10 +99,3 @@ def test_other_bit_generators_draw_through_numpy() -> None:
     fast = np.random.Generator(np.random.Philox(5))
     slow = np.random.Generator(np.random.Philox(5))
     _check(fast, slow, ops)
-
-
-def test_the_protocol_is_met() -> None:
-    with drawing(np.random.default_rng(0)) as d:
-        assert isinstance(d.below([3]), list)
-    draws: Draws = d
-    assert draws is d
