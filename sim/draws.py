@@ -51,14 +51,14 @@ class _Raw:
         self._has_half = bool(self._start["has_uint32"])
         self._raw: list[int] = []
         self._pos = 0
-        self._used = 0  # raw outputs taken, the current block's included
+        self._blocks = 0  # blocks fetched: the outputs used are the earlier blocks' and _pos
 
     def _next64(self) -> int:
         if self._pos == len(self._raw):
             self._raw = self._bg.random_raw(_BLOCK).tolist()
             self._pos = 0
+            self._blocks += 1
         self._pos += 1
-        self._used += 1
         return self._raw[self._pos - 1]
 
     def _next32(self) -> int:
@@ -99,7 +99,7 @@ class _Raw:
         """The generator as numpy's own calls would have left it: the outputs used, no more,
         and the half word kept or not."""
         self._bg.state = self._start
-        self._bg.advance(self._used)
+        self._bg.advance(max(0, self._blocks - 1) * _BLOCK + self._pos)
         state = self._bg.state
         state["has_uint32"] = int(self._has_half)
         state["uinteger"] = self._half

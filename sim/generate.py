@@ -87,7 +87,7 @@ class _Builder:
         self.turn_tokens[turn] -= self._tokens[uid]
         self._total -= self._tokens[uid]
 
-    def filler_turn(self, rng: Draws) -> None:
+    def filler_turn(self, draws: Draws) -> None:
         role = ROLES[len(self.turns) % len(ROLES)]
         ids = [
             self.unit(
@@ -97,18 +97,18 @@ class _Builder:
             )
         ]
         if role == "user":
-            kinds = [UnitKind.SUBGOAL if rng.random() < 0.4 else UnitKind.CHATTER]
-            if rng.random() < 0.4:
+            kinds = [UnitKind.SUBGOAL if draws.random() < 0.4 else UnitKind.CHATTER]
+            if draws.random() < 0.4:
                 kinds.append(UnitKind.CHATTER)
         elif role == "assistant":
-            kinds = [UnitKind.PLAN] * int(rng.integers(1, 3))
-            if rng.random() < 0.25:
+            kinds = [UnitKind.PLAN] * draws.integers(1, 3)
+            if draws.random() < 0.25:
                 kinds.append(UnitKind.SUBGOAL)
         else:
-            kinds = [UnitKind.TOOL] * int(rng.integers(2, 5))
+            kinds = [UnitKind.TOOL] * draws.integers(2, 5)
         for kind in kinds:
-            full, short = filler_line(kind, rng)
-            jitter = float(rng.uniform(-0.05, 0.05))
+            full, short = filler_line(kind, draws)
+            jitter = draws.uniform(-0.05, 0.05)
             ids.append(self.unit(kind, (full, short), SALIENCE[kind] + jitter))
         self.turns.append(ids)
         self.roles.append(role)
@@ -200,7 +200,7 @@ def generate_history(spec: HistorySpec, rng: np.random.Generator, counter: MemoC
 _FILLER_OF_ROLE = {"user": UnitKind.CHATTER, "assistant": UnitKind.PLAN, "tool": UnitKind.TOOL}
 
 
-def _fit_length(b: _Builder, target: int, rng: Draws) -> None:
+def _fit_length(b: _Builder, target: int, draws: Draws) -> None:
     """Bring the total within 2% of the target by adding or removing trailing filler."""
     for _ in range(10_000):
         total = b.total()
@@ -214,7 +214,7 @@ def _fit_length(b: _Builder, target: int, rng: Draws) -> None:
                 return
         elif total < target * 0.98:
             kind = _FILLER_OF_ROLE[b.roles[-1]]
-            full, short = filler_line(kind, rng)
+            full, short = filler_line(kind, draws)
             b.place(len(b.turns) - 1, b.unit(kind, (full, short), SALIENCE[kind]))
         else:
             return
