@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -69,7 +70,7 @@ class SimParams:
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
-_Seen = tuple[Unit, int, tuple[int, ...], bool]  # a line read: _Item's first four fields
+_Seen = tuple[Unit, int, tuple[int, ...], bool, int]  # a line read: _Item's first five fields
 _Line = tuple[_Seen | None, int]  # a raw input line: what it is (None: blank) and its tokens
 
 
@@ -101,6 +102,7 @@ class _World:
                 self.by_fact[unit.fact_id] = unit
 
 
+_SCORE = attrgetter("score")
 _WORLD: list[_World] = []  # one slot: the trial in progress (units of older ones are freed)
 
 
@@ -129,6 +131,7 @@ class _Item:
     rung: int
     costs: tuple[int, ...]  # tokens per rung, the inverted rendering last (INVERTED = -1)
     rule: bool  # reads like a rule (unit.kind.constraint_like, looked up once per line)
+    gist: int  # the rung it falls to when abstracted (unit.gist_rung, looked up once per line)
     pinned: bool = False
     score: float = 0.0
 
@@ -176,7 +179,7 @@ class SimulatedSummarizer:
         u = item.unit
         if u.inverted and self.rng.random() < self.params.inversion_rate:
             return INVERTED
-        return u.gist_rung
+        return item.gist
 
     # --- the call ----------------------------------------------------------------------
     def summarize(self, request: SummaryRequest) -> SummaryResult:
@@ -223,8 +226,10 @@ class SimulatedSummarizer:
         known = self._world.lines.get(line)
         if known is None:  # text the world did not write (a real pin block, say)
             known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
-        seen = (*known, self._costs(known[0]), known[0].kind.constraint_like)
-        return seen, self.counter.count_line(line)
+        return self._seen(*known), self.counter.count_line(line)
+
+    def _seen(self, unit: Unit, rung: int = 0) -> _Seen:
+        return (unit, rung, self._costs(unit), unit.kind.constraint_like, unit.gist_rung)
 
     def _pin(self, items: list[_Item], pinned: tuple[Fact, ...], budget: int, level: str) -> int:
         """Mark pinned facts (bringing back those missing from the input) at their floor:
@@ -236,7 +241,7 @@ class SimulatedSummarizer:
                 unit = self._world.by_fact.get(fact.fact_id) or Unit(
                     -1, UnitKind.CONSTRAINT, 1.0, (fact.text,), fact.fact_id
                 )
-                present = [_Item(unit, 0, self._costs(unit), unit.kind.constraint_like)]
+                present = [_Item(*self._seen(unit))]
                 items.insert(0, present[0])
             for item in present:
                 item.pinned, item.rung = True, 0
@@ -245,7 +250,7 @@ class SimulatedSummarizer:
         for item in marked:
             if used <= budget:
                 break
-            if item.unit.gist_rung >= 2:  # compressed keeps every anchor
+            if item.gist >= 2:  # compressed keeps every anchor
                 used += self._cost(item, 1) - self._cost(item)
                 item.rung = 1
         if used > budget:
@@ -273,7 +278,7 @@ class SimulatedSummarizer:
             if (
                 item.rule
                 and not item.pinned
-                and 0 <= item.rung < item.unit.gist_rung
+                and 0 <= item.rung < item.gist
                 and self.rng.random() < p
             ):
                 item.rung = self._gist(item)
@@ -281,8 +286,9 @@ class SimulatedSummarizer:
         if total <= budget:
             return items
         self._score(items)
-        filler = sorted((i for i in items if not i.rule), key=lambda i: i.score)
-        facts = sorted((i for i in items if i.rule and not i.pinned), key=lambda i: i.score)
+        ranked = sorted(items, key=_SCORE)  # stable: each group below keeps the input's ties
+        filler = [i for i in ranked if not i.rule]
+        facts = [i for i in ranked if i.rule and not i.pinned]
         dropped: set[int] = set()
         # filler shortened, then dropped; facts last: compressed, abstracted, dropped
         for group, action in (
@@ -301,10 +307,10 @@ class SimulatedSummarizer:
                 if action == "drop":
                     dropped.add(id(item))
                     total -= before
-                elif item.rung == 0 and action == "shorten" and item.unit.gist_rung >= 1:
+                elif item.rung == 0 and action == "shorten" and item.gist >= 1:
                     item.rung = 1
                     total += self._cost(item) - before
-                elif action == "gist" and 0 <= item.rung < item.unit.gist_rung:
+                elif action == "gist" and 0 <= item.rung < item.gist:
                     item.rung = self._gist(item)
                     total += self._cost(item) - before
         return [i for i in items if id(i) not in dropped]
@@ -313,12 +319,13 @@ class SimulatedSummarizer:
         self._score(items)
         cut = budget * (1.0 - self.params.gist_reserve)
         kept: set[int] = {id(i) for i in items if i.pinned}
-        for item in sorted((i for i in items if not i.pinned), key=lambda i: -i.score):
+        # highest score first; reverse=True keeps ties in input order, as key=-score did
+        for item in sorted((i for i in items if not i.pinned), key=_SCORE, reverse=True):
             cost = self._cost(item)
             if used + cost <= cut:
                 kept.add(id(item))
                 used += cost
-            elif 0 <= item.rung < item.unit.gist_rung:
+            elif 0 <= item.rung < item.gist:
                 gist = self._gist(item)
                 gist_cost = self._cost(item, gist)
                 if used + gist_cost <= budget:
