@@ -142,6 +142,24 @@ def test_transient_failures_are_retried_with_capped_backoff_and_jitter() -> None
     assert max(backoff_s(30, rng) for _ in range(100)) <= BACKOFF_CAP_S  # capped
 
 
+def test_a_jitter_stream_given_as_a_function_is_made_on_the_first_retry_only() -> None:
+    made: list[int] = []
+
+    def stream() -> np.random.Generator:
+        made.append(1)
+        return np.random.default_rng(5)
+
+    calm = GuardedSummarizer(Fixed(fail=0), stream, [].append)
+    calm.summarize(REQUEST)
+    assert made == []  # no retry, no generator seeded
+    slept: list[float] = []
+    lazy = GuardedSummarizer(Fixed(fail=MAX_ATTEMPTS - 1), stream, slept.append)
+    lazy.summarize(REQUEST)
+    eager, slept_eager = guarded(Fixed(fail=MAX_ATTEMPTS - 1), seed=5)
+    eager.summarize(REQUEST)
+    assert made == [1] and slept == slept_eager  # made once, and the same stream
+
+
 def test_a_call_that_keeps_failing_gives_up_with_the_reason() -> None:
     inner = Fixed(fail=10**6)
     guard, slept = guarded(inner)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -75,7 +76,7 @@ def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> GuardedSumm
         valid = ", ".join(sorted(_FACTORIES))
         raise RegistryError(f"unknown summarizer {config.name!r}; valid: {valid}")
     inner = factory(config, ctx)
-    transient = rng_for(ctx.seed, ctx.trial, f"{ctx.key}:transient")
+    transient = partial(rng_for, ctx.seed, ctx.trial, f"{ctx.key}:transient")
     if config.faults is None:
         return GuardedSummarizer(inner, transient)
     from sim.summarizers.faulty import FaultySummarizer

@@ -63,15 +63,27 @@ class GuardedSummarizer:
     """Wraps any summarizer (one per trial and strategy) with the retries and the text check."""
 
     def __init__(
-        self, inner: Summarizer, rng: np.random.Generator, sleep: Sleep = time.sleep
+        self,
+        inner: Summarizer,
+        rng: np.random.Generator | Callable[[], np.random.Generator],
+        sleep: Sleep = time.sleep,
     ) -> None:
         self.inner = inner
         self.name = inner.name
         self.max_input_tokens = inner.max_input_tokens
-        self.rng = rng
+        self._rng = rng
         self.sleep = sleep
         self.transient_retries = 0
         self.sanitized = 0
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The backoff's jitter stream, made on the first retry when given as a function:
+        seeding a generator costs ~25 us, for each strategy of every trial, and most runs
+        never retry (the stream is the same whenever it is made)."""
+        if not isinstance(self._rng, np.random.Generator):
+            self._rng = self._rng()
+        return self._rng
 
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         for attempt in range(MAX_ATTEMPTS):
