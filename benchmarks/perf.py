@@ -18,8 +18,10 @@ script, one after the other, on this machine:
   timed around each call), and fact_grades_per_s: facts graded per second, one fact at one
   level each;
 - trials_per_s, calls_per_s: trial units (all strategies) and compaction calls per second;
-- ms_per_trial_in_process: where an in-process trial's time goes (history, strategies less
-  grading, grading, records), beside floor_ms_per_trial, the tokenizer floor per trial; and
+- ms_per_trial_in_process: where an in-process trial's time goes (history, the simulated
+  summarizer's calls, strategies less those and grading, grading, records), beside
+  floor_ms_per_trial, the tokenizer floor per trial, and encoding_ms_per_trial, the part of
+  it all spent in tiktoken encoding strings the memo had not seen; and
   ms_per_strategy: each strategy's own time in a trial, grading included (the first one also
   does the work its trial shares: grading L0, the summarizer reading the first level's input);
 - memory (with --memory): peak RSS of a small-history sweep of N and 10 x N trials, each in a
@@ -155,17 +157,26 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
     """The grader's share of an in-process sweep, timed by wrapping the trial memo's grade
     (every grading of a sweep goes through it; a profiler would inflate the many small calls),
     its throughput in fact grades (one fact at one level) per second, and milliseconds per
-    trial by part: generating the history, the strategies less their grading, the grading,
-    and serializing the rows; where a trial's time goes, beside the floor's share of it."""
+    trial by part: generating the history, the simulated summarizer's calls, the strategies
+    less their summarizer calls and grading, the grading, and serializing the rows; where a
+    trial's time goes, beside the floor's share of it. Apart from the parts, the time spent
+    in tiktoken itself encoding strings not seen before (within the parts above)."""
     from sim.grid import load_grid
     from sim.records import trial_row
     from sim.store import dumps
+    from sim.summarizers.simulated import SimulatedSummarizer
+    from sim.tokens import get_counter
     from sim.trial import run_strategy, trial_history
     from sim.trial_memo import TrialMemo
 
     scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
     spent = [0.0, 0]
     real = TrialMemo.grade
+    summarizing = [0.0]
+    real_summarize = SimulatedSummarizer.summarize
+    counter = get_counter()
+    encoding = [0.0]
+    real_encode = counter._encode_len
 
     def timed(self: TrialMemo, text: str, facts: Any) -> Any:
         t = time.perf_counter()
@@ -174,7 +185,22 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
         spent[1] += len(out)
         return out
 
+    def timed_summarize(self: SimulatedSummarizer, request: Any) -> Any:
+        t = time.perf_counter()
+        out = real_summarize(self, request)
+        summarizing[0] += time.perf_counter() - t
+        return out
+
+    def timed_encode(text: str) -> int:
+        t = time.perf_counter()
+        out = real_encode(text)
+        encoding[0] += time.perf_counter() - t
+        return out
+
+    counter.clear()  # as a fresh sweep's: this process counted the floor's texts before
     TrialMemo.grade = timed  # type: ignore[method-assign]
+    SimulatedSummarizer.summarize = timed_summarize  # type: ignore[method-assign]
+    counter._encode_len = timed_encode
     calls = 0
     parts = dict.fromkeys(("history", "strategies", "records"), 0.0)
     by_strategy: dict[str, float] = {}
@@ -201,10 +227,13 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
             profile.disable()
     finally:
         TrialMemo.grade = real  # type: ignore[method-assign]
+        SimulatedSummarizer.summarize = real_summarize  # type: ignore[method-assign]
+        counter._encode_len = real_encode
     wall = time.perf_counter() - t0
     if profile:
         pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(profile_top)
-    parts["strategies"] -= spent[0]
+    parts["strategies"] -= spent[0] + summarizing[0]
+    parts["summarizer"] = summarizing[0]
     parts["grading"] = spent[0]
     return {
         "grading_share": round(spent[0] / wall, 3),
@@ -212,6 +241,7 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
         "compaction_calls_per_trial": round(calls / trials, 1),
         "ms_per_trial_in_process": {k: round(1000 * v / trials, 1) for k, v in parts.items()},
         "ms_per_strategy": {k: round(1000 * v / trials, 2) for k, v in by_strategy.items()},
+        "encoding_ms_per_trial": round(1000 * encoding[0] / trials, 1),
     }
 
 

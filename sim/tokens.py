@@ -92,6 +92,12 @@ class MemoCounter:
                 self._lines[line] = n
         return n
 
+    def clear(self) -> None:
+        """Forget every count, as a fresh process's counter (benchmarks time cold memos)."""
+        self._lines.clear()
+        self._texts.clear()
+        self._joined.clear()
+
     @property
     def distinct_strings(self) -> int:
         """How many strings were actually encoded (each distinct string once)."""

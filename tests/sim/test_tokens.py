@@ -122,6 +122,23 @@ def test_memo_encodes_each_distinct_string_once() -> None:
     assert len(calls) == 3
 
 
+def test_cleared_memo_encodes_again_with_the_same_counts() -> None:
+    calls: list[str] = []
+
+    def encode_len(s: str) -> int:
+        calls.append(s)
+        return len(s)
+
+    c = MemoCounter("spy", encode_len, additive_lines=True)
+    text = "alpha\nbeta\n"
+    before = (c.count(text), c.count("not line built"))
+    assert c.distinct_strings == 3
+    c.clear()
+    assert c.distinct_strings == 0
+    assert (c.count(text), c.count("not line built")) == before
+    assert len(calls) == 6  # each string encoded again: nothing was answered from a stale memo
+
+
 def test_memo_without_additivity_encodes_whole_texts() -> None:
     calls: list[str] = []
 
