@@ -102,14 +102,19 @@ def test_counting_a_line_and_its_newline_apart_is_not_additive() -> None:
     assert split, "generated lines ending in punctuation merge with their newline"
 
 
-def test_memo_encodes_each_distinct_string_once() -> None:
+def spy_counter() -> tuple[MemoCounter, list[str]]:
+    """A line-additive counter whose count is the length, and the strings it encoded."""
     calls: list[str] = []
 
     def encode_len(s: str) -> int:
         calls.append(s)
         return len(s)
 
-    c = MemoCounter("spy", encode_len, additive_lines=True)
+    return MemoCounter("spy", encode_len, additive_lines=True), calls
+
+
+def test_memo_encodes_each_distinct_string_once() -> None:
+    c, calls = spy_counter()
     text = "alpha beta\ngamma\nalpha beta\n"
     assert c.count(text) == len("alpha beta\n") * 2 + len("gamma\n")
     assert c.count(text) == c.count(text)
@@ -123,13 +128,7 @@ def test_memo_encodes_each_distinct_string_once() -> None:
 
 
 def test_cleared_memo_encodes_again_with_the_same_counts() -> None:
-    calls: list[str] = []
-
-    def encode_len(s: str) -> int:
-        calls.append(s)
-        return len(s)
-
-    c = MemoCounter("spy", encode_len, additive_lines=True)
+    c, calls = spy_counter()
     text = "alpha\nbeta\n"
     before = (c.count(text), c.count("not line built"))
     assert c.distinct_strings == 3
