@@ -56,11 +56,6 @@ def normalize(text: str) -> str:
     return " " + _SPACES.sub(" ", s).strip() + " "
 
 
-def contains_form(normalized_sentence: str, form: str) -> bool:
-    """Whole-word containment of an already-normalized form."""
-    return form in normalized_sentence
-
-
 # Letters normalize writes that the raw text need not hold: the words contractions expand to.
 _EXPANDED = frozenset({"not", "can", "will", "shall", "is"})
 _JOINING = "'’‘`"  # normalize deletes these, joining what stands around
