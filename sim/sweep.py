@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -191,11 +192,25 @@ _WORKLOAD: dict[str, Scenario] = {}
 
 
 def _init_worker(workload: dict[str, Scenario]) -> None:
-    """Once per worker: Ctrl-C is the driver's to handle; load each tokenizer once."""
+    """Once per worker: Ctrl-C is the driver's to handle; the worker ends with its driver;
+    load each tokenizer once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_driver, name="compsim-driver-watch", daemon=True).start()
     _WORKLOAD.update(workload)
     for scenario in workload.values():
         counter_for(scenario.summarizer, scenario.tokenizer)
+
+
+def _exit_with_driver() -> None:
+    """Exit once the driver is gone. A driver killed outright (SIGKILL, the out-of-memory
+    killer, a SIGTERM it does not catch) cannot stop its pool, and a worker waiting on the
+    pool's queue would wait forever, holding its memory (and, through it, the forkserver):
+    the driver's sentinel, which multiprocessing hands every child, closes when it dies.
+    Whatever the worker was running had no one left to take it; a resume runs it again."""
+    driver = multiprocessing.parent_process()
+    if driver is not None:
+        driver.join()
+        os._exit(1)
 
 
 def _run_batch(batch: Sequence[TrialSpec]) -> list[UnitResult]:

@@ -3,8 +3,11 @@ and resume, and the streamed summary (sim.sweep, sim.runner, sim.summary)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -233,6 +236,49 @@ def test_finish_is_idempotent(baseline: Path, tmp_path: Path) -> None:
     with writer:
         finish(writer, grid)
     assert (out / SUMMARY_JSON).read_bytes() == first
+
+
+def _session(sid: int) -> dict[int, int]:
+    """Live (not zombie) processes of session `sid`, pid -> parent pid, from /proc."""
+    found: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat.rpartition(")")[2].split()  # state, ppid, pgrp, session, ...
+        if fields and int(fields[3]) == sid and fields[0] != "Z":
+            found[int(entry.name)] = int(fields[1])
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_exit_when_their_driver_is_killed_alone(tmp_path: Path) -> None:
+    """SIGKILL to the driver only (the out-of-memory killer's choice, a `kill -9 PID`): its
+    worker, the forkserver and the resource tracker go too, instead of waiting forever."""
+    out = tmp_path / "orphans"
+    proc = start_long_run(TINY, out, ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        worker = None
+        while worker is None and time.monotonic() < deadline and proc.poll() is None:
+            procs = _session(proc.pid)
+            started = {p for p, parent in procs.items() if parent == proc.pid}  # its forkserver
+            worker = next((p for p, parent in procs.items() if parent in started), None)
+            time.sleep(0.02)
+        assert worker is not None, "no worker started before the run ended"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert not (out / SUMMARY_JSON).exists(), "the run finished before it could be killed"
+        deadline = time.monotonic() + 30
+        while _session(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _session(proc.pid) == {}, "processes outlived their driver"
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # nothing left of the group
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
 
 
 @pytest.mark.slow
