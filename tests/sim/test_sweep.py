@@ -264,7 +264,8 @@ def test_workers_exit_when_their_driver_is_killed_alone(tmp_path: Path) -> None:
         worker = None
         while worker is None and time.monotonic() < deadline and proc.poll() is None:
             procs = _session(proc.pid)
-            started = {p for p, parent in procs.items() if parent == proc.pid}  # its forkserver
+            # the driver starts a forkserver and a resource tracker; the worker is forked by one
+            started = {p for p, parent in procs.items() if parent == proc.pid}
             worker = next((p for p, parent in procs.items() if parent in started), None)
             time.sleep(0.02)
         assert worker is not None, "no worker started before the run ended"
