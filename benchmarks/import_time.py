@@ -1,7 +1,7 @@
 """How long a runtime pays to import the floor gate, and what that import drags in.
 
-A runtime imports `sim.gate_runtime` at start-up in every worker, so the gate path must not load
-numpy, pandas, pydantic, matplotlib or torch. This script measures it in fresh interpreters
+A runtime imports `sim.runtime.floor_gate` at start-up in every worker, so the gate path must not
+load numpy, pandas, pydantic, matplotlib or torch. This script measures it in fresh interpreters
 (`python -X importtime`) and prints the figures; it asserts nothing, because timings depend on
 the machine.
 
@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 
-TARGETS = ("sim.gate_runtime", "sim.floor_registry", "sim.validity", "sim")
+TARGETS = ("sim.runtime.floor_gate", "sim.runtime.floor_registry", "sim.runtime.validity", "sim")
 HEAVY = ("numpy", "pandas", "pydantic", "matplotlib", "torch", "transformers", "tiktoken")
 
 

@@ -87,8 +87,8 @@ def pinned(cpu: int | None) -> Iterator[None]:
 
 
 def _sweep(out: Path, trials: int, jobs: int, overrides: list[str]) -> float:
-    from sim.grid import load_grid
-    from sim.runner import run_grid
+    from sim.runs.grid import load_grid
+    from sim.runs.runner import run_grid
 
     grid = load_grid(NOTE, [f"trials={trials}", *overrides])
     t0 = time.perf_counter()
@@ -131,8 +131,8 @@ def _fresh_pair(out: Path, trials: int) -> float:
 
 def _distinct_texts(trials: int) -> set[str]:
     """Every history and every level output of the workload (re-run with texts kept)."""
-    from sim.grid import load_grid
-    from sim.trial import run_scenario_trial
+    from sim.runs.grid import load_grid
+    from sim.runs.trial import run_scenario_trial
 
     scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
     texts: set[str] = set()
@@ -161,13 +161,13 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
     less their summarizer calls and grading, the grading, and serializing the rows; where a
     trial's time goes, beside the floor's share of it. Apart from the parts, the time spent
     in tiktoken itself encoding strings not seen before (within the parts above)."""
-    from sim.grid import load_grid
-    from sim.records import trial_row
-    from sim.store import dumps
+    from sim.engine.memo import TrialMemo
+    from sim.runs.grid import load_grid
+    from sim.runs.records import trial_row
+    from sim.runs.store import dumps
+    from sim.runs.trial import run_strategy, trial_history
     from sim.summarizers.simulated import SimulatedSummarizer
     from sim.tokens import get_counter
-    from sim.trial import run_strategy, trial_history
-    from sim.trial_memo import TrialMemo
 
     scenario = load_grid(NOTE, [f"trials={trials}", *WORKLOAD]).cells[0].scenario
     spent = [0.0, 0]
@@ -260,8 +260,8 @@ def _peak_rss(trials: int, out: Path) -> int:
 def _rss_curve(trials: int, points: int = 6) -> list[tuple[int, int]]:
     """Peak RSS (KiB) of this process along an in-process small-history sweep: flat once the
     per-process memos are full (they are bounded), whatever the number of trials after that."""
-    from sim.grid import load_grid
-    from sim.sweep import TrialSpec, run_unit
+    from sim.runs.grid import load_grid
+    from sim.runs.sweep import TrialSpec, run_unit
 
     scenario = load_grid(NOTE, ["trials=1", *SMALL]).cells[0].scenario
     step = max(1, trials // points)

@@ -13,8 +13,8 @@ import os
 import time
 from collections.abc import Sequence
 
-from sim.grid import load_grid
-from sim.sweep import LocalExecutor, TrialSpec, pending_specs
+from sim.runs.grid import load_grid
+from sim.runs.sweep import LocalExecutor, TrialSpec, pending_specs
 
 
 def _chunks(specs: Sequence[TrialSpec], size: int) -> list[list[TrialSpec]]:
@@ -49,7 +49,7 @@ def main() -> None:
 
     import ray
 
-    from sim.ray_executor import RayExecutor
+    from sim.runs.ray_executor import RayExecutor
 
     t0 = time.perf_counter()
     ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False,

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.constraints import prohibition_for
-from sim.engine import rng_for, run_trial
-from sim.floor_registry import declare_fact, load_floor_registry
-from sim.generate import Placement
+from sim.engine.ladder import run_trial
+from sim.history.constraints import prohibition_for
+from sim.history.generate import Placement
+from sim.history.transcript_history import transcript_history
+from sim.history.transcripts import load_transcript
+from sim.runtime.floor_registry import declare_fact, load_floor_registry
+from sim.runtime.validity import check_messages, tail_messages
+from sim.seeds import rng_for
 from sim.summarizers.simulated import SimulatedSummarizer
 from sim.tokens import get_counter
-from sim.transcript_history import transcript_history
-from sim.transcripts import load_transcript
 from sim.types import Fact, Ladder, LevelSpec
-from sim.validity import check_messages, tail_messages
 from strategies import create_strategy
 
 HERE = Path(__file__).resolve().parent

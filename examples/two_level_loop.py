@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import RecallFloorViolation
-from sim.floor_registry import load_floor_registry
-from sim.gate_runtime import FloorGate
-from sim.validity import check_messages, message_text, tail_messages
+from sim.runtime.floor_gate import FloorGate
+from sim.runtime.floor_registry import load_floor_registry
+from sim.runtime.validity import check_messages, message_text, tail_messages
 
 HERE = Path(__file__).resolve().parent
 KEEP_RECENT_TOKENS = 120  # newest messages kept verbatim (whole tool-call blocks only)

@@ -6,16 +6,12 @@ The public API is re-exported here; see README.md for the tour.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sim.exports import lazy
 
 if TYPE_CHECKING:
-    from sim.adversarial import add_injections as add_injections
-    from sim.aggregate import Aggregates as Aggregates
-    from sim.baseline import read_baseline as read_baseline
-    from sim.baseline import write_baseline as write_baseline
-    from sim.engine import rng_for as rng_for
-    from sim.engine import run_trial as run_trial
+    from sim.engine.ladder import run_trial as run_trial
     from sim.errors import BudgetClosureViolation as BudgetClosureViolation
     from sim.errors import BudgetInfeasible as BudgetInfeasible
     from sim.errors import CallTimeout as CallTimeout
@@ -27,40 +23,62 @@ if TYPE_CHECKING:
     from sim.errors import SummarizerUnavailable as SummarizerUnavailable
     from sim.errors import TransientError as TransientError
     from sim.errors import UserError as UserError
-    from sim.floor_registry import FloorRegistry as FloorRegistry
-    from sim.floor_registry import FloorRegistryError as FloorRegistryError
-    from sim.floor_registry import declare_fact as declare_fact
-    from sim.floor_registry import load_floor_registry as load_floor_registry
-    from sim.gate import GateReport as GateReport
-    from sim.gate import run_gate as run_gate
-    from sim.gate_expr import GateError as GateError
-    from sim.gate_expr import parse_expr as parse_expr
-    from sim.gate_runtime import FloorGate as FloorGate
-    from sim.gate_runtime import GateResult as GateResult
-    from sim.gate_stats import Verdict as Verdict
-    from sim.generate import HistorySpec as HistorySpec
-    from sim.generate import Placement as Placement
-    from sim.generate import generate_history as generate_history
-    from sim.grade import grade_text as grade_text
-    from sim.grid import Cell as Cell
-    from sim.grid import Grid as Grid
-    from sim.grid import load_grid as load_grid
-    from sim.plots import write_plots as write_plots
-    from sim.probe import probe_leaf as probe_leaf
-    from sim.prompts import check_template as check_template
-    from sim.prompts import load_prompt as load_prompt
-    from sim.report import render_report as render_report
-    from sim.report import write_report as write_report
-    from sim.results import Run as Run
-    from sim.results import load_run as load_run
-    from sim.runner import RunResult as RunResult
-    from sim.runner import run_grid as run_grid
-    from sim.runview import aggregate_run as aggregate_run
-    from sim.scenario import Scenario as Scenario
-    from sim.scenario import load_scenario as load_scenario
-    from sim.suite import Suite as Suite
-    from sim.suite import load_suite as load_suite
-    from sim.suite_run import load_outcomes as load_outcomes
+    from sim.grading.grade import grade_text as grade_text
+    from sim.history.adversarial import add_injections as add_injections
+    from sim.history.generate import HistorySpec as HistorySpec
+    from sim.history.generate import Placement as Placement
+    from sim.history.generate import generate_history as generate_history
+    from sim.history.transcript_history import transcript_history as transcript_history
+    from sim.history.transcripts import Transcript as Transcript
+    from sim.history.transcripts import TranscriptError as TranscriptError
+    from sim.history.transcripts import load_transcript as load_transcript
+    from sim.prompts.probe import probe_leaf as probe_leaf
+    from sim.prompts.templates import check_template as check_template
+    from sim.prompts.templates import load_prompt as load_prompt
+    from sim.regression.baseline import read_baseline as read_baseline
+    from sim.regression.baseline import write_baseline as write_baseline
+    from sim.regression.check import GateReport as GateReport
+    from sim.regression.check import run_gate as run_gate
+    from sim.regression.expr import GateError as GateError
+    from sim.regression.expr import parse_expr as parse_expr
+    from sim.regression.paired import Verdict as Verdict
+    from sim.regression.suite import Suite as Suite
+    from sim.regression.suite import load_suite as load_suite
+    from sim.regression.suite_run import load_outcomes as load_outcomes
+    from sim.report.aggregate import Aggregates as Aggregates
+    from sim.report.html import render_report as render_report
+    from sim.report.html import write_report as write_report
+    from sim.report.plots import write_plots as write_plots
+    from sim.report.runview import aggregate_run as aggregate_run
+    from sim.report.tables import format_all as format_all
+    from sim.report.tables import write_csv as write_csv
+    from sim.runs.grid import Cell as Cell
+    from sim.runs.grid import Grid as Grid
+    from sim.runs.grid import load_grid as load_grid
+    from sim.runs.results import Run as Run
+    from sim.runs.results import load_run as load_run
+    from sim.runs.runner import RunResult as RunResult
+    from sim.runs.runner import run_grid as run_grid
+    from sim.runs.scenario import Scenario as Scenario
+    from sim.runs.scenario import load_scenario as load_scenario
+    from sim.runs.sweep import Executor as Executor
+    from sim.runs.sweep import InProcessExecutor as InProcessExecutor
+    from sim.runs.sweep import LocalExecutor as LocalExecutor
+    from sim.runs.sweep import TrialSpec as TrialSpec
+    from sim.runs.sweep import UnitResult as UnitResult
+    from sim.runs.trial import run_scenario_trial as run_scenario_trial
+    from sim.runtime.floor_gate import FloorGate as FloorGate
+    from sim.runtime.floor_gate import GateResult as GateResult
+    from sim.runtime.floor_registry import FloorRegistry as FloorRegistry
+    from sim.runtime.floor_registry import FloorRegistryError as FloorRegistryError
+    from sim.runtime.floor_registry import declare_fact as declare_fact
+    from sim.runtime.floor_registry import load_floor_registry as load_floor_registry
+    from sim.runtime.validity import StructureViolation as StructureViolation
+    from sim.runtime.validity import check_levels as check_levels
+    from sim.runtime.validity import check_messages as check_messages
+    from sim.runtime.validity import head_messages as head_messages
+    from sim.runtime.validity import tail_messages as tail_messages
+    from sim.seeds import rng_for as rng_for
     from sim.summarizers import SimParams as SimParams
     from sim.summarizers import SimulatedSummarizer as SimulatedSummarizer
     from sim.summarizers import Summarizer as Summarizer
@@ -75,20 +93,8 @@ if TYPE_CHECKING:
     from sim.summarizers.registry import summarizer as summarizer
     from sim.summarizers.retry import GuardedSummarizer as GuardedSummarizer
     from sim.summarizers.scripted import ScriptedModel as ScriptedModel
-    from sim.sweep import Executor as Executor
-    from sim.sweep import InProcessExecutor as InProcessExecutor
-    from sim.sweep import LocalExecutor as LocalExecutor
-    from sim.sweep import TrialSpec as TrialSpec
-    from sim.sweep import UnitResult as UnitResult
-    from sim.tables import format_all as format_all
-    from sim.tables import write_csv as write_csv
     from sim.tokens import Tokenizer as Tokenizer
     from sim.tokens import get_counter as get_counter
-    from sim.transcript_history import transcript_history as transcript_history
-    from sim.transcripts import Transcript as Transcript
-    from sim.transcripts import TranscriptError as TranscriptError
-    from sim.transcripts import load_transcript as load_transcript
-    from sim.trial import run_scenario_trial as run_scenario_trial
     from sim.types import AnchorGroup as AnchorGroup
     from sim.types import Fact as Fact
     from sim.types import FactGrade as FactGrade
@@ -101,11 +107,6 @@ if TYPE_CHECKING:
     from sim.types import RecallFloor as RecallFloor
     from sim.types import TrialRecord as TrialRecord
     from sim.types import Violation as Violation
-    from sim.validity import StructureViolation as StructureViolation
-    from sim.validity import check_levels as check_levels
-    from sim.validity import check_messages as check_messages
-    from sim.validity import head_messages as head_messages
-    from sim.validity import tail_messages as tail_messages
 
 __version__ = "0.1.0"
 
@@ -117,41 +118,41 @@ _EXPORTS: dict[str, str] = {
     "ScriptedModel": "sim.summarizers.scripted",
     "SummarizerConfig": "sim.summarizers.config",
     "build_summarizer": "sim.summarizers.registry",
-    "check_template": "sim.prompts",
-    "load_prompt": "sim.prompts",
-    "probe_leaf": "sim.probe",
+    "check_template": "sim.prompts.templates",
+    "load_prompt": "sim.prompts.templates",
+    "probe_leaf": "sim.prompts.probe",
     "summarizer": "sim.summarizers.registry",
-    "GateError": "sim.gate_expr",
-    "GateReport": "sim.gate",
-    "Suite": "sim.suite",
-    "Verdict": "sim.gate_stats",
-    "load_outcomes": "sim.suite_run",
-    "load_suite": "sim.suite",
-    "parse_expr": "sim.gate_expr",
-    "read_baseline": "sim.baseline",
-    "run_gate": "sim.gate",
-    "write_baseline": "sim.baseline",
-    "Aggregates": "sim.aggregate",
+    "GateError": "sim.regression.expr",
+    "GateReport": "sim.regression.check",
+    "Suite": "sim.regression.suite",
+    "Verdict": "sim.regression.paired",
+    "load_outcomes": "sim.regression.suite_run",
+    "load_suite": "sim.regression.suite",
+    "parse_expr": "sim.regression.expr",
+    "read_baseline": "sim.regression.baseline",
+    "run_gate": "sim.regression.check",
+    "write_baseline": "sim.regression.baseline",
+    "Aggregates": "sim.report.aggregate",
     "AnchorGroup": "sim.types",
     "BudgetClosureViolation": "sim.errors",
-    "FloorGate": "sim.gate_runtime",
-    "FloorRegistry": "sim.floor_registry",
-    "FloorRegistryError": "sim.floor_registry",
-    "GateResult": "sim.gate_runtime",
-    "StructureViolation": "sim.validity",
-    "Transcript": "sim.transcripts",
-    "TranscriptError": "sim.transcripts",
-    "check_levels": "sim.validity",
-    "check_messages": "sim.validity",
-    "declare_fact": "sim.floor_registry",
-    "head_messages": "sim.validity",
-    "load_floor_registry": "sim.floor_registry",
-    "load_transcript": "sim.transcripts",
-    "tail_messages": "sim.validity",
-    "transcript_history": "sim.transcript_history",
+    "FloorGate": "sim.runtime.floor_gate",
+    "FloorRegistry": "sim.runtime.floor_registry",
+    "FloorRegistryError": "sim.runtime.floor_registry",
+    "GateResult": "sim.runtime.floor_gate",
+    "StructureViolation": "sim.runtime.validity",
+    "Transcript": "sim.history.transcripts",
+    "TranscriptError": "sim.history.transcripts",
+    "check_levels": "sim.runtime.validity",
+    "check_messages": "sim.runtime.validity",
+    "declare_fact": "sim.runtime.floor_registry",
+    "head_messages": "sim.runtime.validity",
+    "load_floor_registry": "sim.runtime.floor_registry",
+    "load_transcript": "sim.history.transcripts",
+    "tail_messages": "sim.runtime.validity",
+    "transcript_history": "sim.history.transcript_history",
     "BudgetInfeasible": "sim.errors",
     "CallTimeout": "sim.errors",
-    "add_injections": "sim.adversarial",
+    "add_injections": "sim.history.adversarial",
     "FaultConfig": "sim.summarizers.faulty",
     "FaultySummarizer": "sim.summarizers.faulty",
     "GuardedSummarizer": "sim.summarizers.retry",
@@ -163,27 +164,27 @@ _EXPORTS: dict[str, str] = {
     "FactGrade": "sim.types",
     "Grade": "sim.types",
     "History": "sim.types",
-    "HistorySpec": "sim.generate",
+    "HistorySpec": "sim.history.generate",
     "Ladder": "sim.types",
     "LevelRecord": "sim.types",
     "LevelSpec": "sim.types",
-    "Placement": "sim.generate",
+    "Placement": "sim.history.generate",
     "Polarity": "sim.types",
     "RecallFloor": "sim.types",
     "RecallFloorViolation": "sim.errors",
     "RegistryError": "sim.errors",
-    "Run": "sim.results",
-    "RunResult": "sim.runner",
-    "Cell": "sim.grid",
-    "Grid": "sim.grid",
-    "Executor": "sim.sweep",
-    "InProcessExecutor": "sim.sweep",
-    "LocalExecutor": "sim.sweep",
-    "TrialSpec": "sim.sweep",
-    "UnitResult": "sim.sweep",
-    "load_grid": "sim.grid",
-    "run_grid": "sim.runner",
-    "Scenario": "sim.scenario",
+    "Run": "sim.runs.results",
+    "RunResult": "sim.runs.runner",
+    "Cell": "sim.runs.grid",
+    "Grid": "sim.runs.grid",
+    "Executor": "sim.runs.sweep",
+    "InProcessExecutor": "sim.runs.sweep",
+    "LocalExecutor": "sim.runs.sweep",
+    "TrialSpec": "sim.runs.sweep",
+    "UnitResult": "sim.runs.sweep",
+    "load_grid": "sim.runs.grid",
+    "run_grid": "sim.runs.runner",
+    "Scenario": "sim.runs.scenario",
     "ScenarioError": "sim.errors",
     "SimParams": "sim.summarizers",
     "SimulatedSummarizer": "sim.summarizers",
@@ -194,29 +195,22 @@ _EXPORTS: dict[str, str] = {
     "TrialRecord": "sim.types",
     "UserError": "sim.errors",
     "Violation": "sim.types",
-    "aggregate_run": "sim.runview",
-    "format_all": "sim.tables",
-    "generate_history": "sim.generate",
+    "aggregate_run": "sim.report.runview",
+    "format_all": "sim.report.tables",
+    "generate_history": "sim.history.generate",
     "get_counter": "sim.tokens",
-    "grade_text": "sim.grade",
-    "load_run": "sim.results",
-    "load_scenario": "sim.scenario",
-    "render_report": "sim.report",
-    "rng_for": "sim.engine",
-    "run_scenario_trial": "sim.trial",
-    "run_trial": "sim.engine",
-    "write_csv": "sim.tables",
-    "write_plots": "sim.plots",
-    "write_report": "sim.report",
+    "grade_text": "sim.grading.grade",
+    "load_run": "sim.runs.results",
+    "load_scenario": "sim.runs.scenario",
+    "render_report": "sim.report.html",
+    "rng_for": "sim.seeds",
+    "run_scenario_trial": "sim.runs.trial",
+    "run_trial": "sim.engine.ladder",
+    "write_csv": "sim.report.tables",
+    "write_plots": "sim.report.plots",
+    "write_report": "sim.report.html",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'sim' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy(__name__, _EXPORTS)

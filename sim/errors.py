@@ -62,8 +62,8 @@ class BudgetInfeasible(CompactionFailure):
 class RecallFloorViolation(CompactionFailure):
     """A level dropped or degraded a declared fact below its recall floor, and retries with
     the fact pinned did not recover it. Carries the level, the fact and why; the runtime gate
-    (sim.gate_runtime) also attaches the fact, its grade and the level's texts before and after,
-    so the failure can be logged and diagnosed where it happened."""
+    (sim.runtime.floor_gate) also attaches the fact, its grade and the level's texts before and
+    after, so the failure can be logged and diagnosed where it happened."""
 
     def __init__(
         self,

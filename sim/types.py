@@ -52,7 +52,7 @@ class UnitKind(StrEnum):
     DISTRACTOR = "distractor"
     REVOCATION = "revocation"
     INJECTION = "injection"
-    """A line that tries to talk the summarizer out of the rules (sim.adversarial)."""
+    """A line that tries to talk the summarizer out of the rules (sim.history.adversarial)."""
 
     @property
     def constraint_like(self) -> bool:
@@ -198,7 +198,7 @@ class FactGrade:
 
 
 Grader = Callable[[str, Sequence["Fact"]], tuple[FactGrade, ...]]
-"""Text-only grading of a fact list against one text (sim.grade, memoized per trial)."""
+"""Text-only grading of a fact list against one text (sim.grading.grade, memoized per trial)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +281,7 @@ class FactOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ProbeAnswer:
-    """The behavioural probe's answer for one fact at the leaf (sim.probe): the option the
+    """The behavioural probe's answer for one fact at the leaf (sim.prompts.probe): the option the
     model chose, and whether acting on it would break the rule (None: no option named)."""
 
     fact_id: str

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sim.errors import CompactionFailure
-from sim.instructions import resolve
+from sim.prompts.instructions import resolve
 from sim.summarizers.base import Summarizer, SummaryRequest
 from sim.tokens import MemoCounter
 from sim.types import Fact, Grader, PieceResult

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Literal
 
 from sim.errors import RecallFloorViolation
-from sim.gate_runtime import describe  # one wording for the harness and the runtime gate
+from sim.runtime.floor_gate import describe  # one wording for the harness and the runtime gate
 from sim.types import Fact, FactGrade, PieceResult, Violation
 from strategies.base import CallContext, read_closed
 from strategies.registry import strategy

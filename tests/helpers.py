@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 from hypothesis import settings
 
-from sim.constraints import PlantedText, build_fact, prohibition_for
-from sim.engine import rng_for, run_trial
-from sim.generate import HistorySpec, Placement, generate_history
-from sim.grade import grade_text
+from sim.engine.ladder import run_trial
+from sim.grading.grade import grade_text
+from sim.history.constraints import PlantedText, build_fact, prohibition_for
+from sim.history.generate import HistorySpec, Placement, generate_history
+from sim.seeds import rng_for
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.summarizers.simulated import SimParams, SimulatedSummarizer
 from sim.tokens import MemoCounter, get_counter
@@ -277,7 +278,7 @@ def start_long_run(scenario: Path, out: Path, cwd: Path) -> subprocess.Popen[str
     """`compsim run` in its own process group, SIGINT restored as a terminal's foreground job
     has it (a child inherits an ignored SIGINT from a CI runner or a background shell)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "run", str(scenario), *LONG_TINY_SWEEP,
+        [sys.executable, "-m", "sim.commands.main", "run", str(scenario), *LONG_TINY_SWEEP,
          "--out", str(out), "--no-progress"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -297,7 +298,7 @@ def wait_for_first_unit(trials: Path, timeout_s: float = 120) -> None:
 def resume_run(out: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`compsim run --resume OUT` in a fresh process, as a user continues a stopped run."""
     return subprocess.run(
-        [sys.executable, "-m", "sim.cli", "run", "--resume", str(out), "--no-progress"],
+        [sys.executable, "-m", "sim.commands.main", "run", "--resume", str(out), "--no-progress"],
         capture_output=True,
         text=True,
         cwd=cwd,

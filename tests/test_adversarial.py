@@ -1,4 +1,4 @@
-"""Adversarial histories (sim.adversarial): injected lines that tell the summarizer to drop
+"""Adversarial histories (sim.history.adversarial): injected lines that tell the summarizer to drop
 the rules, the simulated summarizer's susceptibility knob, and the property that matters: under
 the floor gate no declared fact is ever lost silently, however susceptible the summarizer."""
 
@@ -10,16 +10,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim.adversarial import INJECTIONS, add_injections
-from sim.engine import rng_for
-from sim.grade import grade_text
-from sim.grid import load_grid
-from sim.results import TRIALS, iter_jsonl
-from sim.runner import run_grid
-from sim.scenario import load_scenario
+from sim.grading.grade import grade_text
+from sim.history.adversarial import INJECTIONS, add_injections
+from sim.runs.grid import load_grid
+from sim.runs.results import TRIALS, iter_jsonl
+from sim.runs.runner import run_grid
+from sim.runs.scenario import load_scenario
+from sim.runs.trial import trial_history
+from sim.seeds import rng_for
 from sim.summarizers.base import SummaryRequest
 from sim.summarizers.simulated import SimParams, SimulatedSummarizer
-from sim.trial import trial_history
 from sim.types import Grade, UnitKind
 from tests.helpers import counter
 

@@ -1,8 +1,8 @@
 """The hostile and malformed input corpus (tests/bad_inputs/cases.toml): every case ends with
 its one-line error and exit code through the real CLI, never a traceback, and writes nothing
-it should not. Most cases call `sim.cli.main` in process; those marked `subprocess` run
-`python -m sim.cli` for real. Files that no command reads (transcripts, floor registries) go
-through their library loaders. Cases too big to commit, or built from a real run, are below."""
+it should not. Most cases call `sim.commands.main.main` in process; those marked `subprocess` run
+`python -m sim.commands.main` for real. Files that no command reads (transcripts, floor registries)
+go through their library loaders. Cases too big to commit, or built from a real run, are below."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from sim.cli import main
+from sim.commands.main import main
 from sim.errors import UserError
-from sim.floor_registry import load_floor_registry
-from sim.grid import load_grid
-from sim.results import MANIFEST, SUMMARY_JSON, TRACES, TRIALS, load_run
-from sim.runner import run_grid
-from sim.transcripts import load_transcript
+from sim.history.transcripts import load_transcript
+from sim.runs.grid import load_grid
+from sim.runs.results import MANIFEST, SUMMARY_JSON, TRACES, TRIALS, load_run
+from sim.runs.runner import run_grid
+from sim.runtime.floor_registry import load_floor_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "tests" / "bad_inputs"
@@ -63,7 +63,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 def run_subprocess(argv: list[str]) -> tuple[int, str, str]:
     done = subprocess.run(
-        [sys.executable, "-m", "sim.cli", *argv],
+        [sys.executable, "-m", "sim.commands.main", *argv],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from sim.cli import main
-from sim.results import MANIFEST, REPORT, SUMMARY_JSON, TRIALS, iter_jsonl, load_run
+from sim.commands.main import main
+from sim.runs.results import MANIFEST, REPORT, SUMMARY_JSON, TRIALS, iter_jsonl, load_run
 from tests.helpers import resume_run, start_long_run, wait_for_first_unit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,12 +96,12 @@ def test_default_out_dir_is_named_after_the_scenario_and_spec(
 def test_a_run_with_error_rows_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sim.sweep
+    import sim.runs.sweep
 
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("lost")
 
-    monkeypatch.setattr(sim.sweep, "run_strategy", boom)
+    monkeypatch.setattr(sim.runs.sweep, "run_strategy", boom)
     code, stdout, err = compsim(
         capsys, "run", TINY, *ONE_CELL, "--out", str(tmp_path / "r"), "--jobs", "1"
     )
@@ -129,7 +129,7 @@ def test_list(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatc
 
 
 def test_shipped_scenarios_load_and_expand() -> None:
-    from sim.grid import load_grid
+    from sim.runs.grid import load_grid
 
     cells = {p.stem: len(load_grid(p).cells) for p in sorted((ROOT / "scenarios").glob("*.toml"))}
     assert cells["depth_sweep"] == 10

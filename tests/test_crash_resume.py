@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import sim.store
-from sim.cli import main
-from sim.grid import load_grid
-from sim.results import MANIFEST, SUMMARY_CSV, SUMMARY_JSON, TRACES, TRIALS
-from sim.runner import run_grid
+import sim.runs.store
+from sim.commands.main import main
+from sim.runs.grid import load_grid
+from sim.runs.results import MANIFEST, SUMMARY_CSV, SUMMARY_JSON, TRACES, TRIALS
+from sim.runs.runner import run_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny.toml"
@@ -76,7 +76,7 @@ def assert_complete_and_unique(run: Path, whole: Path) -> None:
 
 
 def spawn(out: Path, jobs: int = 2) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "sim.cli", *RUN]
+    argv = [sys.executable, "-m", "sim.commands.main", *RUN]
     return subprocess.Popen(
         [*argv, "--out", str(out), "--jobs", str(jobs), "--no-progress"],
         stdout=subprocess.DEVNULL,
@@ -199,17 +199,17 @@ class FullDisk(io.RawIOBase):
 def test_a_full_disk_mid_run_is_one_line_and_resume_finishes_it(
     whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_init = sim.store.RunWriter.__init__
+    real_init = sim.runs.store.RunWriter.__init__
     room = len((whole / TRIALS).read_bytes()) // 3  # the disk fills a third of the way in
 
-    def init(self: sim.store.RunWriter, *args: Any, **kwargs: Any) -> None:
+    def init(self: sim.runs.store.RunWriter, *args: Any, **kwargs: Any) -> None:
         real_init(self, *args, **kwargs)
         self._trials = FullDisk(self._trials, room)  # type: ignore[assignment]
 
     out = tmp_path / "full"
     argv = RUN
     with monkeypatch.context() as m:
-        m.setattr(sim.store.RunWriter, "__init__", init)
+        m.setattr(sim.runs.store.RunWriter, "__init__", init)
         code, err = cli([*argv, "--out", str(out), "--jobs", "1", "--no-progress"], capsys)
     assert code == 2 and "Traceback" not in err
     assert err.strip().splitlines()[-1] == (

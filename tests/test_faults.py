@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim.engine import rng_for
 from sim.errors import CallTimeout, ScenarioError, SummarizerUnavailable, TransientError
-from sim.grid import load_grid
-from sim.results import SUMMARY_JSON, TRACES, TRIALS, iter_jsonl
-from sim.runner import run_grid
-from sim.scenario import load_scenario
+from sim.runs.grid import load_grid
+from sim.runs.results import SUMMARY_JSON, TRACES, TRIALS, iter_jsonl
+from sim.runs.runner import run_grid
+from sim.runs.scenario import load_scenario
+from sim.seeds import rng_for
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.summarizers.faulty import GARBAGE_HEAD, KINDS, FaultConfig, FaultySummarizer
 from sim.summarizers.retry import (

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.errors import UserError
-from sim.grid import grid_from_data
-from sim.scenario import parse_scenario, read_scenario_data
+from sim.runs.grid import grid_from_data
+from sim.runs.scenario import parse_scenario, read_scenario_data
 from tests.helpers import examples
 
 ROOT = Path(__file__).resolve().parents[1]

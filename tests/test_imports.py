@@ -22,7 +22,9 @@ def test_package_resolves_to_this_repository(name: str) -> None:
     assert Path(module.__file__).resolve() == REPO / name / "__init__.py"
 
 
-@pytest.mark.parametrize("name", ["sim.engine", "sim.summarizers.simulated", "strategies.registry"])
+@pytest.mark.parametrize(
+    "name", ["sim.engine.ladder", "sim.summarizers.simulated", "strategies.registry"]
+)
 def test_submodules_resolve_to_this_repository(name: str) -> None:
     module = importlib.import_module(name)
     assert module.__file__ is not None
@@ -32,7 +34,7 @@ def test_submodules_resolve_to_this_repository(name: str) -> None:
 def test_distribution_declares_the_console_script() -> None:
     scripts = importlib.metadata.entry_points(group="console_scripts")
     compsim = [ep for ep in scripts if ep.name == "compsim"]
-    assert [ep.value for ep in compsim] == ["sim.cli:main"]
+    assert [ep.value for ep in compsim] == ["sim.commands.main:main"]
 
 
 def _compsim() -> str:

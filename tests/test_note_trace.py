@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from sim.scenario import load_scenario
-from sim.trial import run_scenario_trial
+from sim.runs.scenario import load_scenario
+from sim.runs.trial import run_scenario_trial
 from sim.types import Grade, TrialRecord
 
 REPO = Path(__file__).resolve().parents[1]

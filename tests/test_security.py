@@ -20,18 +20,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.cli import main
+from sim.commands.main import main
 from sim.commands.run import RUNS_DIR, default_out
 from sim.errors import ScenarioError, UserError
-from sim.grid import grid_from_data
-from sim.plots import _slug
-from sim.prompts import PromptError, check_template, render
-from sim.report import write_report
-from sim.results import load_run
-from sim.scenario import parse_scenario
-from sim.suite import load_suite
+from sim.prompts.templates import PromptError, check_template, render
+from sim.regression.suite import load_suite
+from sim.report.html import write_report
+from sim.report.plots import _slug
+from sim.runs.grid import grid_from_data
+from sim.runs.results import load_run
+from sim.runs.scenario import parse_scenario
+from sim.summarizers.backend import GenParams
 from sim.summarizers.http import BackendError, HttpChatModel, HttpSettings
-from sim.summarizers.model import GenParams
 from tests.sim.summarizers.stub_server import Reply, Seen, Stub, ok
 
 ROOT = Path(__file__).resolve().parents[1]

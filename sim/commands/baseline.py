@@ -7,9 +7,9 @@ import argparse
 import re
 from pathlib import Path
 
-from sim.baseline import write_baseline
 from sim.errors import UserError
-from sim.suite_run import load_outcomes
+from sim.regression.baseline import write_baseline
+from sim.regression.suite_run import load_outcomes
 
 BASELINE_DIR = Path("results/baselines")
 

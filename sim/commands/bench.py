@@ -13,21 +13,20 @@ import sys
 import time
 from pathlib import Path
 
-from sim import __version__
 from sim.commands.run import RUNS_DIR, add_jobs, add_overrides, jobs_from
 from sim.errors import UserError
-from sim.gate_report import table
-from sim.manifest import spec_hash
-from sim.runner import run_grid
-from sim.store import atomic_write
-from sim.suite import DEFAULT_SUITE, Suite, load_suite
-from sim.suite_run import (
+from sim.regression.suite import DEFAULT_SUITE, Suite, load_suite
+from sim.regression.suite_run import (
     SUITE_JSON,
     SuiteRunCase,
     SuiteRunManifest,
     load_outcomes,
     write_suite_manifest,
 )
+from sim.regression.verdicts import table
+from sim.runs.manifest import harness_version, spec_hash
+from sim.runs.runner import run_grid
+from sim.runs.store import atomic_write
 
 SUMMARY = "summary.json"
 COLUMNS = ("strategy", "trials", "collapse", "silent", "loud", "retries", "emitted")
@@ -75,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     manifest = SuiteRunManifest(
         suite=suite.name,
         suite_version=suite.version,
-        harness_version=__version__,
+        harness_version=harness_version(),
         suite_file=str(args.suite),
         overrides=list(overrides),
         cases=[SuiteRunCase(name=c.name, version=c.version) for c in cases],

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 from sim.errors import UserError
-from sim.gate import run_gate
-from sim.gate_expr import DEFAULT_GATE, METRICS, parse_expr
-from sim.gate_report import references, render_json, render_markdown, render_text
-from sim.suite_run import load_outcomes
+from sim.regression.check import run_gate
+from sim.regression.expr import DEFAULT_GATE, METRICS, parse_expr
+from sim.regression.suite_run import load_outcomes
+from sim.regression.verdicts import references, render_json, render_markdown, render_text
 
 DEFAULT_BASELINE = Path("results/baselines/default.json")
 RENDERERS = {"table": render_text, "markdown": render_markdown, "json": render_json}

@@ -12,9 +12,9 @@ import csv
 import io
 from pathlib import Path
 
-from sim.prompt_compare import PromptRow, compare, format_rows, tokenizer_line, usage_line
-from sim.results import load_run
-from sim.store import atomic_write
+from sim.report.prompt_table import PromptRow, compare, format_rows, tokenizer_line, usage_line
+from sim.runs.results import load_run
+from sim.runs.store import atomic_write
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

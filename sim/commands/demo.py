@@ -10,8 +10,8 @@ from pathlib import Path
 from sim.commands.report import write_outputs
 from sim.commands.run import add_run_options, grid_from, jobs_from, print_result
 from sim.errors import UserError
-from sim.results import load_run
-from sim.runner import run_grid
+from sim.runs.results import load_run
+from sim.runs.runner import run_grid
 
 DEFAULT_SCENARIO = Path("scenarios/credential_rotation.toml")
 DEMO_TRIALS = 120

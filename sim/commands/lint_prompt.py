@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.errors import CompactionSimError
-from sim.instructions import Mode, classify, matches
-from sim.prompts import base_dir, expand, load_prompt, prompt_label
-from sim.scenario import Scenario, load_scenario
+from sim.prompts.instructions import Mode, classify, matches
+from sim.prompts.templates import base_dir, expand, load_prompt, prompt_label
+from sim.runs.scenario import Scenario, load_scenario
+from sim.runs.trial import strategy_key
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.tokens import MemoCounter, get_counter
-from sim.trial import strategy_key
 from sim.types import Fact, FactGrade
 from strategies import create_strategy
 from strategies.base import CallContext

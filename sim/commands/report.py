@@ -10,7 +10,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.results import PLOTS, REPORT, Run, load_run
+from sim.runs.results import PLOTS, REPORT, Run, load_run
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +29,16 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def tables(run: Run) -> str:
     """Every aggregate table of the run, titled; ordered and pooled exactly as the plots and
     report.html are (a depth sweep's cells pooled in the depth tables)."""
-    from sim.runview import aggregate_run
-    from sim.tables import format_all
+    from sim.report.runview import aggregate_run
+    from sim.report.tables import format_all
 
     return format_all(aggregate_run(run.rows(), run.manifest))
 
 
 def write_outputs(run: Run) -> ReportFiles:
     """plots/ (PNG + SVG) and the self-contained report.html inside the run directory."""
-    from sim.plots import write_plots
-    from sim.report import write_report
+    from sim.report.html import write_report
+    from sim.report.plots import write_plots
 
     plots = write_plots(run, run.path / PLOTS)
     report = write_report(run, run.path / REPORT)

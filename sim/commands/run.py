@@ -13,14 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sim.errors import UserError
-from sim.grid import Grid, load_grid
-from sim.manifest import spec_hash
-from sim.runner import DEFAULT_TRACES, RunResult, run_grid
-from sim.scenario import Scenario
+from sim.report.tables import format_table
+from sim.runs.grid import Grid, load_grid
+from sim.runs.manifest import spec_hash
+from sim.runs.runner import DEFAULT_TRACES, RunResult, run_grid
+from sim.runs.scenario import Scenario
+from sim.runs.summary import summary_frame
+from sim.runs.sweep import Executor, make_executor
 from sim.summarizers.options import add_summarizer_args, summarizer_overrides
-from sim.summary import summary_frame
-from sim.sweep import Executor, make_executor
-from sim.tables import format_table
 
 RUNS_DIR = Path("results/runs")
 
@@ -98,7 +98,7 @@ def executor_factory(
         return make_executor
     if args.ray_gpus_per_task < 0:
         raise UserError(f"--ray-gpus-per-task={args.ray_gpus_per_task}: must be >= 0")
-    from sim.ray_executor import RayExecutor
+    from sim.runs.ray_executor import RayExecutor
 
     def ray(workload: dict[str, Scenario], jobs: int, units: int) -> Executor:
         return RayExecutor(workload, jobs, args.ray_address, args.ray_gpus_per_task)

@@ -6,8 +6,9 @@ which must not load the simulated summarizer and the generator's world with it.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sim.exports import lazy
 
 if TYPE_CHECKING:
     from sim.summarizers.base import Summarizer as Summarizer
@@ -26,9 +27,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'sim.summarizers' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy(__name__, _EXPORTS)

@@ -22,12 +22,10 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from sim.errors import UserError
-
-if TYPE_CHECKING:
-    from sim.summarizers.model import Completion
+from sim.summarizers.backend import Completion
 
 CacheMode = Literal["read-write", "read-only", "off"]
 MODES: tuple[CacheMode, ...] = ("read-write", "read-only", "off")
@@ -143,8 +141,6 @@ class CallCache:
         return conn
 
     def get(self, key: CallKey) -> Completion | None:
-        from sim.summarizers.model import Completion
-
         conn = self._connect()
         row = conn.execute("SELECT response FROM calls WHERE key=?", (key.digest,)).fetchone()
         if row is None:

@@ -28,7 +28,7 @@ from urllib.parse import urljoin, urlsplit
 import numpy as np
 
 from sim.errors import CompactionSimError, UserError
-from sim.summarizers.model import Completion, GenParams
+from sim.summarizers.backend import Completion, GenParams
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
+from sim.summarizers.backend import Completion, GenParams
 from sim.summarizers.http import BackendError
-from sim.summarizers.model import Completion, GenParams
 from sim.tokens import MemoCounter
 
 INSTALL_HINT = "install with: pip install 'compaction-sim[hf]'"

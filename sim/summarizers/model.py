@@ -2,22 +2,22 @@
 
 A backend (`ChatModel`: scripted, HTTP, in-process transformers) turns one rendered prompt into
 one completion. `ModelSummarizer` does the rest, the same way for all of them: it renders the
-instruction template (sim.prompts), derives `max_tokens` from the level budget, looks the call up
-in the record/replay cache, and normalizes the output into lines. The harness counts the output
-with its own tokenizer; a completion the backend cut at `max_tokens` is marked `cut`, so the
+instruction template (sim.prompts.templates), derives `max_tokens` from the level budget, looks the
+call up in the record/replay cache, and normalizes the output into lines. The harness counts the
+output with its own tokenizer; a completion the backend cut at `max_tokens` is marked `cut`, so the
 strategy treats it as overflow (re-ask tighter, then fail loudly), never as a fitting summary.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from sim.prompts import render
+from sim.prompts.templates import render
+from sim.summarizers.backend import ChatModel, Completion, GenParams
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.summarizers.cache import CallCache, CallKey
 from sim.tokens import MemoCounter
@@ -26,53 +26,6 @@ MAX_TOKENS_HEADROOM = 1.5
 """`max_tokens` = budget x headroom + slack: room to overflow visibly, so a model that ignores
 its budget is seen over budget (and re-asked) instead of being cut to fit."""
 MAX_TOKENS_SLACK = 8
-
-
-@dataclass(frozen=True, slots=True)
-class GenParams:
-    """Generation settings sent with every call (and part of the cache key)."""
-
-    max_tokens: int
-    temperature: float = 0.0
-    seed: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """One backend answer. Token counts are the backend's own (None when it gives none)."""
-
-    text: str
-    finish_reason: str = "stop"
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
-
-    @classmethod
-    def from_json(cls, raw: str) -> Completion:
-        data = json.loads(raw)
-        return cls(
-            str(data["text"]),
-            str(data.get("finish_reason", "stop")),
-            data.get("prompt_tokens"),
-            data.get("completion_tokens"),
-        )
-
-    @property
-    def cut(self) -> bool:
-        return self.finish_reason == "length"
-
-
-class ChatModel(Protocol):
-    """A backend. `identity` names what answers (no secrets): it is part of the cache key."""
-
-    backend: str
-    max_input_tokens: int
-
-    def identity(self) -> dict[str, str]: ...
-
-    def complete(self, prompt: str, params: GenParams, rng: np.random.Generator) -> Completion: ...
 
 
 @dataclass(slots=True)

@@ -18,12 +18,13 @@ from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from sim.engine import rng_for
 from sim.errors import RegistryError, UserError
+from sim.seeds import rng_for
+from sim.summarizers.backend import ChatModel
 from sim.summarizers.base import Summarizer
 from sim.summarizers.cache import CacheStats, CallCache, open_cache
 from sim.summarizers.config import SummarizerConfig
-from sim.summarizers.model import CallStats, ChatModel, ModelSummarizer
+from sim.summarizers.model import CallStats, ModelSummarizer
 from sim.summarizers.retry import GuardedSummarizer, VirtualClock
 from sim.tokens import MemoCounter, get_counter
 from sim.types import History

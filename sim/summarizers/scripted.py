@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from sim.summarizers.model import Completion, GenParams
+from sim.summarizers.backend import Completion, GenParams
 
 Script = Literal["rules", "echo"]
 _RULE = re.compile(r"\b(?:not|never|must|only|before|after|always|keep|confirm)\b", re.I)

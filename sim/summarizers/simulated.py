@@ -3,7 +3,7 @@
 It reads text, recognises each line as a unit of the generated world (the way a model
 "understands" a sentence), and moves units down their rendering ladders until the output fits:
 facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped.
-Two instruction modes, chosen from the prompt by the note's rule (sim.instructions):
+Two instruction modes, chosen from the prompt by the note's rule (sim.prompts.instructions):
 
 - compress: fit the budget by shortening the least salient units first, facts last; a fact is
   abstracted at random with a probability that rises as budget/input falls (`abstraction_*`).
@@ -23,8 +23,8 @@ from operator import attrgetter
 import numpy as np
 
 from sim.errors import BudgetInfeasible
-from sim.filler import SALIENCE
-from sim.instructions import Mode, classify
+from sim.history.filler import SALIENCE
+from sim.prompts.instructions import Mode, classify
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.tokens import MemoCounter
 from sim.types import Fact, History, Unit, UnitKind
@@ -53,7 +53,8 @@ class SimParams:
     """Context window: input past it is never read (and reported as not consumed)."""
     injection_susceptibility: float = 0.0
     """Chance that a rule-like line is dropped from a call whose input holds a line telling the
-    summarizer to skip the rules (sim.adversarial); pinned facts are immune. 0: never swayed."""
+    summarizer to skip the rules (sim.history.adversarial); pinned facts are immune. 0: never
+    swayed."""
 
     def __post_init__(self) -> None:
         """Every knob within its range (a scenario's `params` are checked at load time)."""

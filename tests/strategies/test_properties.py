@@ -8,7 +8,7 @@ ladder (600/150/48 on ~1500-token histories):
 - every emitted level fits its budget when the level passes (recounted by the real tokenizer);
 - pinned keeps every declared fact at its floor inside the budget, or refuses loudly.
 
-The grader's invariance to case and whitespace is in tests/sim/test_grade.py.
+The grader's invariance to case and whitespace is in tests/sim/grading/test_grade.py.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.records import trial_row
+from sim.runs.records import trial_row
 from sim.summarizers.simulated import SimParams
 from sim.types import Ladder, LevelSpec, TrialRecord
 from strategies import BUILTIN

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from sim.summarizers.backend import Completion
 from sim.summarizers.cache import CacheError, CallCache, CallKey, open_cache
-from sim.summarizers.model import Completion
 
 
 def key(i: int = 0, **kw: Any) -> CallKey:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
+from sim.summarizers.backend import GenParams
 from sim.summarizers.http import BackendError, HttpChatModel, HttpSettings
-from sim.summarizers.model import GenParams
 from tests.sim.summarizers.stub_server import Reply, Stub, ok
 
 PARAMS = GenParams(max_tokens=40, temperature=0.0, seed=1234)

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from sim.records import trial_row
-from sim.scenario import Scenario, parse_scenario
+from sim.runs.records import trial_row
+from sim.runs.scenario import Scenario, parse_scenario
+from sim.runs.trial import run_scenario_trial
 from sim.summarizers import registry
-from sim.trial import run_scenario_trial
 
 REPO = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 180

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from sim.errors import UserError
-from sim.records import trial_row
-from sim.scenario import Scenario, parse_scenario
+from sim.runs.records import trial_row
+from sim.runs.scenario import Scenario, parse_scenario
+from sim.runs.trial import run_scenario_trial
 from sim.summarizers import registry
+from sim.summarizers.backend import GenParams
 from sim.summarizers.http import BackendError
 from sim.summarizers.local import HfChatModel, LocalSettings, load_local
-from sim.summarizers.model import GenParams
-from sim.trial import run_scenario_trial
 
 
 def test_missing_extra_names_the_install_command(

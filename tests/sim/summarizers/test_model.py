@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.constraints import prohibition_for
 from sim.errors import CompactionFailure
-from sim.grade import grade_text
+from sim.grading.grade import grade_text
+from sim.history.constraints import prohibition_for
 from sim.summarizers.base import SummaryRequest
 from sim.summarizers.cache import CallCache
 from sim.summarizers.model import CallStats, ModelSummarizer

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from sim.errors import ScenarioError, UserError
-from sim.records import trial_row
-from sim.scenario import Scenario, parse_scenario
+from sim.runs.records import trial_row
+from sim.runs.scenario import Scenario, parse_scenario
+from sim.runs.trial import run_scenario_trial
 from sim.summarizers import registry
 from sim.summarizers.scripted import ScriptedModel
-from sim.trial import run_scenario_trial
 from tests.sim.summarizers.stub_server import Seen, Stub, ok
 
 REPO = Path(__file__).resolve().parents[3]

@@ -1,0 +1,31 @@
+"""Summarizer prompts: templates and `file:` references, the note's rule on instructions
+(compression or re-ranking), and the behavioural probe. Imports only grading and the root modules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.exports import lazy
+
+if TYPE_CHECKING:
+    from sim.prompts.instructions import classify as classify
+    from sim.prompts.probe import probe_leaf as probe_leaf
+    from sim.prompts.templates import Prompt as Prompt
+    from sim.prompts.templates import PromptError as PromptError
+    from sim.prompts.templates import check_template as check_template
+    from sim.prompts.templates import load_prompt as load_prompt
+    from sim.prompts.templates import render as render
+
+_EXPORTS = {
+    "Prompt": "sim.prompts.templates",
+    "PromptError": "sim.prompts.templates",
+    "check_template": "sim.prompts.templates",
+    "classify": "sim.prompts.instructions",
+    "load_prompt": "sim.prompts.templates",
+    "probe_leaf": "sim.prompts.probe",
+    "render": "sim.prompts.templates",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy(__name__, _EXPORTS)

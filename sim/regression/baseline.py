@@ -1,0 +1,261 @@
+"""Committed baselines (results/baselines/<name>.json): a suite run reduced to what a paired
+gate needs, plus the spec and harness version it came from.
+
+Compact and reviewable: per case, the resolved scenario and every strategy's summary; for
+strategies under test, one line per trial (trial index, outcomes, token counts, and per live
+fact its leaf grade, loss and blame level), columns named once at the top; each trial's facts
+and their classes are listed once per case, since every strategy saw the same history. Updating a
+baseline is a deliberate change that shows up line by line in review.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+
+from sim.errors import UserError
+from sim.grading.outcomes import CaseOutcomes, FactState, SuiteOutcomes, TrialOutcome
+from sim.runs.store import atomic_write
+
+BASELINE_VERSION = 1
+TRIAL_COLUMNS = (
+    "trial",
+    "collapsed",
+    "silent",
+    "loud",
+    "error",
+    "tokens_read",
+    "tokens_emitted",
+    "tokens_unread",
+    "pin_tokens",
+    "calls",
+    "floor_retries",
+    "budget_retries",
+    "blame_level",
+    "facts",
+)
+GRADES = ("verbatim", "actionable", "degraded", "dropped", "inverted")
+_STATE = re.compile(rf"^({'|'.join(GRADES)})(?:/(silent|loud)@(.*))?$")
+_MARK = re.compile(r'"\\u0000(\d+)\\u0000"')
+
+FactState_ = Annotated[str, StringConstraints(pattern=_STATE.pattern)]
+TrialRow = tuple[
+    int, bool, bool, bool, bool, int, int, int, int, int, int, int, str | None, list[FactState_]
+]
+FactRow = tuple[int, list[tuple[str, str]]]
+
+
+class BaselineError(UserError):
+    """A baseline file that cannot be read or written."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+class SuiteInfo(_Model):
+    name: str
+    """The suite (or single scenario) the baseline was made from."""
+    version: int = Field(ge=0)
+    """The suite's version (0 for a single run); a candidate of another version warns."""
+
+
+class Source(_Model):
+    run: str
+    """The run directory's name the baseline was made from."""
+    commit: str | None = None
+    """The git commit that run was made at, when known."""
+
+
+class CaseBaseline(_Model):
+    version: int = Field(ge=0)
+    """The case's version from the suite file."""
+    spec: dict[str, Any]
+    """The case's fully resolved scenario: what a candidate is compared against."""
+    references: list[str]
+    """Reference strategies (run beside, never gated): only their summary is kept."""
+    summary: dict[str, dict[str, int | float]]
+    """Per strategy key: trials, errors, rates and mean token counts."""
+    facts: list[FactRow]
+    """Per trial index: its live facts as [fact_id, class], shared by every strategy (one
+    history per trial). Superseded facts are left out: they may vanish without loss."""
+    trials: dict[str, list[TrialRow]]
+    """Per strategy under test: one row per trial index, columns as in `trial_columns`; the
+    last column holds one state per fact of the trial, in fact-table order: the leaf grade,
+    then for a lost fact `/silent@LEVEL` or `/loud@LEVEL` (the level to blame)."""
+
+    @model_validator(mode="after")
+    def _aligned(self) -> CaseBaseline:
+        counts = {t: len(f) for t, f in self.facts}
+        for key, rows in self.trials.items():
+            for r in rows:
+                if not r[4] and len(r[13]) != counts.get(r[0], 0):
+                    raise ValueError(
+                        f"trials.{key}: trial {r[0]} has {len(r[13])} fact states, the fact "
+                        f"table lists {counts.get(r[0], 0)}"
+                    )
+        return self
+
+
+class BaselineFile(_Model):
+    version: int = BASELINE_VERSION
+    """Baseline schema version; always first. Newer versions are refused, not guessed at."""
+    harness_version: str
+    """compaction-sim version that produced the run."""
+    suite: SuiteInfo
+    """Which suite, and which version of it."""
+    source: Source
+    """Where the numbers came from."""
+    trial_columns: list[str]
+    """Names of the columns of every trial row."""
+    cases: dict[str, CaseBaseline]
+    """Per case name."""
+
+    @model_validator(mode="after")
+    def _columns(self) -> BaselineFile:
+        if tuple(self.trial_columns) != TRIAL_COLUMNS:
+            raise ValueError(f"trial_columns must be {list(TRIAL_COLUMNS)}")
+        return self
+
+
+def _state(f: FactState) -> str:
+    if not f.lost:
+        return f.leaf
+    return f"{f.leaf}/{'loud' if f.loud else 'silent'}@{f.blame_level or ''}"
+
+
+def _row(t: TrialOutcome) -> list[Any]:
+    flags = [int(t.collapsed), int(t.silent), int(t.loud), int(t.error)]
+    counts = [t.tokens_read, t.tokens_emitted, t.tokens_unread, t.pin_tokens, t.calls]
+    states = [_state(f) for f in t.facts]
+    return [t.trial, *flags, *counts, t.floor_retries, t.budget_retries, t.blame_level, states]
+
+
+def _outcome(r: TrialRow, facts: list[tuple[str, str]]) -> TrialOutcome:
+    states = []
+    for (fact_id, cls), state in zip(facts, r[13], strict=False):
+        m = _STATE.match(state)
+        assert m is not None  # validated by the model
+        states.append(FactState(fact_id, cls, m[1], bool(m[2]), m[2] == "loud", m[3] or None))
+    return TrialOutcome(*r[:13], facts=tuple(states))
+
+
+def _fact_table(case: CaseOutcomes) -> list[list[Any]]:
+    table: dict[int, list[list[str]]] = {}
+    for trials in case.trials.values():
+        for t in trials:
+            if not t.error:
+                table.setdefault(t.trial, [[f.fact_id, f.cls] for f in t.facts])
+    return [[i, table[i]] for i in sorted(table)]
+
+
+def to_document(outcomes: SuiteOutcomes) -> dict[str, Any]:
+    """The baseline as plain JSON data (validated by BaselineFile on the way out)."""
+    cases = {}
+    for name, case in outcomes.cases.items():
+        cases[name] = {
+            "version": case.version,
+            "spec": dict(case.spec),
+            "references": list(case.references),
+            "summary": case.summaries(),
+            "facts": _fact_table(case),
+            "trials": {k: [_row(t) for t in case.trials[k]] for k in case.gated},
+        }
+    doc = {
+        "version": BASELINE_VERSION,
+        "harness_version": outcomes.harness_version,
+        "suite": {"name": outcomes.name, "version": outcomes.version},
+        "source": {
+            "run": str(outcomes.source.get("run", "")),
+            "commit": outcomes.source.get("commit"),
+        },
+        "trial_columns": list(TRIAL_COLUMNS),
+        "cases": cases,
+    }
+    BaselineFile.model_validate(doc)
+    return doc
+
+
+def render(doc: dict[str, Any]) -> str:
+    """Indented JSON with each trial row on one line: compact, and diffable by trial."""
+    rows: list[str] = []
+
+    def mark(row: Any) -> str:
+        rows.append(json.dumps(row, separators=(",", ":"), ensure_ascii=False))
+        return f"\x00{len(rows) - 1}\x00"
+
+    for case in doc["cases"].values():
+        case["facts"] = [mark(r) for r in case["facts"]]
+        for key, trials in case["trials"].items():
+            case["trials"][key] = [mark(r) for r in trials]
+    text = json.dumps(doc, indent=1, ensure_ascii=False)
+    return _MARK.sub(lambda m: rows[int(m[1])], text) + "\n"
+
+
+def write_baseline(outcomes: SuiteOutcomes, path: Path) -> int:
+    """Write atomically; returns the size in bytes."""
+    text = render(to_document(outcomes))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text.encode("utf-8"))
+    return len(text.encode("utf-8"))
+
+
+def read_baseline(path: str | Path) -> SuiteOutcomes:
+    """Read and validate a baseline; every problem is a one-line BaselineError."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_bytes())
+    except OSError as exc:
+        raise BaselineError(f"{p}: cannot read baseline ({exc.strerror})") from None
+    except RecursionError:
+        raise BaselineError(f"{p}: not valid JSON: nested too deeply") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = ""
+        if isinstance(exc, json.JSONDecodeError):
+            where = f" at line {exc.lineno} column {exc.colno}"
+        raise BaselineError(
+            f"{p}: not valid JSON{where}: the baseline is truncated or corrupted; restore it "
+            "from version control or write it again with `compsim baseline update`"
+        ) from None
+    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BaselineError(f"{p}: version: missing or not an integer (got {version!r})")
+    if version > BASELINE_VERSION:
+        raise BaselineError(
+            f"{p}: version: baseline schema {version} is newer than this compaction-sim reads "
+            f"(up to {BASELINE_VERSION}); upgrade compaction-sim"
+        )
+    if version < 1:
+        raise BaselineError(f"{p}: version: unknown baseline schema {version}")
+    try:
+        doc = BaselineFile.model_validate(data)
+    except ValidationError as exc:
+        errs = exc.errors()
+        err = errs[0]
+        loc = ".".join(str(x) for x in err["loc"]) or "<top>"
+        value = err.get("input")
+        shown = "" if isinstance(value, dict | list) else f" (got {repr(value)[:60]})"
+        more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        raise BaselineError(f"{p}: {loc}: {msg}{shown}{more}") from None
+    cases = {}
+    for name, c in doc.cases.items():
+        table = {t: facts for t, facts in c.facts}
+        trials = {
+            k: tuple(_outcome(r, table.get(r[0], [])) for r in rows) for k, rows in c.trials.items()
+        }
+        refs = tuple(c.references)
+        cases[name] = CaseOutcomes(name, c.version, c.spec, trials, refs, c.summary)
+    source = doc.source.model_dump()
+    return SuiteOutcomes(doc.suite.name, doc.suite.version, doc.harness_version, cases, source)

@@ -1,0 +1,74 @@
+"""The per-line grader a sweep uses must grade exactly as `grade_text` does."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.grading.grade import grade_text
+from sim.grading.grade_lines import LineGrader
+from sim.types import History
+from tests.helpers import counter, small_history
+
+_HISTORIES: dict[int, History] = {}
+
+
+def _history(seed: int) -> History:
+    if seed not in _HISTORIES:
+        _HISTORIES[seed] = small_history(seed=seed, constraints=6, near_misses=2)
+    return _HISTORIES[seed]
+
+
+def _pool(history: History) -> list[str]:
+    """Every rendering the world can emit, the same rule in other words (equal evidence from
+    different sentences: the first must win), sentences run together on one line, stray
+    spaces and blank lines: the shapes real and simulated outputs take."""
+    rules = [u for u in history.units if u.kind.constraint_like]
+    lines = [r for u in rules for r in (*u.renderings, u.inverted) if r]
+    lines += [u.renderings[0] for u in history.units[:20]]  # headers, chatter, tool output
+    facts = [f.text for f in history.facts]
+    restated = [t.upper() for t in facts] + [f"Reminder: {t}" for t in facts]
+    restated += [t.replace("e", "’e", 2) for t in facts]  # apostrophes that join letters
+    restated += [t.replace("four", "4").replace("not", "n't") for t in facts]
+    joined = [f"{a} {b}" for a, b in pairwise(facts)]
+    return lines + restated + joined + ["", "   ", f"  {facts[0]}  "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 5),
+    picks=st.lists(st.integers(0, 10_000), max_size=60),
+    subset=st.lists(st.booleans(), min_size=8, max_size=8),
+    trailing_newline=st.booleans(),
+)
+def test_line_grader_equals_grade_text(
+    seed: int, picks: list[int], subset: list[bool], trailing_newline: bool
+) -> None:
+    history = _history(seed)
+    pool = _pool(history)
+    text = "\n".join(pool[p % len(pool)] for p in picks) + ("\n" if trailing_newline else "")
+    facts = [f for f, keep in zip(history.facts, subset, strict=False) if keep]
+    grader = LineGrader(history.facts, counter())
+    assert grader.knows(facts)
+    assert grader.grade(text, facts) == grade_text(text, facts, counter())
+    # a second text through the same grader reuses the cached lines and still agrees
+    again = "\n".join(reversed(text.split("\n")))
+    assert grader.grade(again, facts) == grade_text(again, facts, counter())
+
+
+def test_between_equal_evidence_the_first_sentence_wins() -> None:
+    history = _history(0)
+    fact = history.facts[0]
+    text = f"{fact.text}\n{fact.text.upper()}\n"
+    (got,) = LineGrader(history.facts, counter()).grade(text, [fact])
+    assert got == grade_text(text, [fact], counter())[0]
+    assert got.sentence == fact.text.strip()
+
+
+def test_facts_of_another_history_are_not_known() -> None:
+    grader = LineGrader(_history(0).facts, counter())
+    assert not grader.knows(_history(1).facts[:1])
+    assert grader.knows(())
+    assert grader.grade("anything\n", ()) == ()

@@ -1,0 +1,126 @@
+"""Normalization shared by the grader and the anchor checks (sim/grading/text.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.grading.text import may_mention, normalize, raw_filter, raw_key, split_sentences
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Don't rotate the credential", "do not rotate credential"),
+        ("DON’T rotate the credential", "do not rotate credential"),  # curly apostrophe
+        ("can't", "can not"),
+        ("cannot", "can not"),
+        ("won't", "will not"),
+        ("isn't", "is not"),
+        ("after step four", "after step 4"),
+        ("step Twelve", "step 12"),
+        ("the credential", "credential"),
+        ("an API", "api"),
+        ("Rotate, the credential!", "rotate credential"),
+        ("  spaced\tout \n text ", "spaced out text"),
+        ("the user's yes", "users yes"),
+    ],
+)
+def test_surface_variants_normalize_alike(a: str, b: str) -> None:
+    assert normalize(a) == normalize(b)
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("Use region eu-west-1 for new buckets.", " eu-west-1 "),
+        ("Use c6i.large for build runners.", " c6i.large "),
+        ("Pin v2.3 now.", " v2.3 "),
+        ("port 9464", " 9464 "),
+    ],
+)
+def test_tokens_with_inner_hyphens_and_dots_survive(raw: str, kept: str) -> None:
+    assert kept in normalize(raw)
+
+
+def test_normalized_form_is_padded_for_whole_word_search() -> None:
+    n = normalize("Credentials rotated.")
+    assert n.startswith(" ") and n.endswith(" ")
+    assert " credential " not in n  # "credentials" is another word
+    assert " credentials " in n
+
+
+def test_number_words_only_as_whole_words() -> None:
+    assert normalize("someone") == " someone "
+    assert normalize("often") == " often "
+
+
+def test_split_sentences_by_line_and_sentence_end() -> None:
+    text = "Do not rotate the credential. This applies after step 4.\nNext line; more\n\n  "
+    assert split_sentences(text) == [
+        "Do not rotate the credential.",
+        "This applies after step 4.",
+        "Next line;",
+        "more",
+    ]
+
+
+def test_split_sentences_keeps_dotted_tokens_whole() -> None:
+    assert split_sentences("Use c6i.large for runners. Then stop.") == [
+        "Use c6i.large for runners.",
+        "Then stop.",
+    ]
+
+
+def test_split_sentences_of_empty_text() -> None:
+    assert split_sentences("") == []
+    assert split_sentences("\n \n") == []
+
+
+# Pieces that normalization rewrites: apostrophes of every kind (deleted, joining letters),
+# contractions (expanded to words the raw text lacks), number words (to digits), articles,
+# marks and non-ASCII letters (to spaces), case.
+_PIECES = [
+    "credential", "cred'ential", "CRED’ENTIAL", "signing", "key", "keys", "signing_key",
+    "signing-key", "q3", "Q-three", "three", "eu-west-one", "eu-west-1", "don't", "won't",
+    "cannot", "can't", "ain't", "shan't", "isn't", "the", "a", "an", "café", "Kelvin", "K",
+    "rotate", "after", "step", "four", "4", "`tick`", "‘quote’", ".", ",", ";", "!", "-", "—",
+    "\t", "  ", "\n",
+]  # fmt: skip
+_FORMS = ["signing key", "credential", "q3 project", "eu-west-1", "not", "4", "key", "cafe"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_PIECES), max_size=14),
+    joins=st.lists(st.sampled_from(["", " ", "-", "'", "’"]), min_size=14, max_size=14),
+    forms=st.lists(st.sampled_from(_FORMS), min_size=1, max_size=4),
+)
+def test_raw_filter_never_misses_a_form_normalization_could_produce(
+    words: list[str], joins: list[str], forms: list[str]
+) -> None:
+    text = "".join(w + j for w, j in zip(words, joins, strict=False))
+    normalized_forms = [normalize(f) for f in forms]
+    found = any(f in normalize(s) for s in split_sentences(text) for f in normalized_forms)
+    runs = raw_filter(normalized_forms)
+    if found and runs is not None:
+        assert may_mention(text, runs), (text, forms)
+
+
+def test_raw_filter_skips_lines_without_the_words() -> None:
+    runs = raw_filter([normalize("signing key"), normalize("q3 project folders")])
+    assert runs == ("project", "signing")  # each form's longest run of letters (the first)
+    assert not may_mention("$ pytest tests/test_cart.py -q: 4 passed", runs)
+    assert may_mention("Do not revoke the SIGN'ING key.", runs)
+    # a run that holds another is left out: the shorter is found wherever the longer is
+    assert raw_filter([normalize("credential"), normalize("credentials")]) == ("credential",)
+    assert raw_filter([normalize("4")]) is None  # digits could come from "four": no filter
+    assert raw_filter([normalize("not")]) is None  # "not" could come from "don't"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(list("aZ ’‘`'.İßΣ-\n")) | st.characters(), max_size=40))
+def test_raw_key_is_lowercase_with_every_apostrophe_deleted(text: str) -> None:
+    expected = "".join(c for c in text.lower() if c not in "'’‘`")
+    assert raw_key(text) == expected

@@ -1,0 +1,142 @@
+"""Declaring facts for the runtime gate: the Python helper and the TOML registry file, with
+one-line errors that name the file, the fact and the field."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sim.runtime.floor_registry import (
+    FloorRegistryError,
+    declare_fact,
+    load_floor_registry,
+    parse_registry,
+)
+from sim.types import Grade, Polarity
+from tests.helpers import grade_one
+
+REPO = Path(__file__).resolve().parents[3]
+RULE = "Do not rotate the credential after step 4."
+ANCHORS = {
+    "action": ["rotate", "rotation"],
+    "object": ["credential"],
+    "condition": ["after step 4"],
+}
+
+
+def test_declared_fact_grades_verbatim_against_its_own_text_and_infers_polarity() -> None:
+    fact = declare_fact(RULE, ANCHORS, fact_id="f1", opposites={"condition": ["before step 4"]})
+    assert fact.polarity is Polarity.FORBID
+    assert fact.floor.required == ("action", "object", "condition")
+    assert grade_one(RULE + "\n", fact).grade is Grade.VERBATIM
+    assert grade_one("Credential rotation deferred.\n", fact).grade is Grade.DEGRADED
+    assert grade_one("Rotate the credential before step 4.\n", fact).grade is Grade.INVERTED
+    require = declare_fact(
+        "Use region eu-west-1 for new buckets.",
+        {"action": ["use"], "object": ["new buckets"], "value": ["eu-west-1"]},
+        fact_id="f2",
+        required=["object", "value"],
+    )
+    assert require.polarity is Polarity.REQUIRE and require.floor.required == ("object", "value")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"anchors": {"action": ["rotate"]}}, "needs an 'object' group|need an 'object' group"),
+        ({"anchors": {**ANCHORS, "condition": ["after step 5"]}}, "anchors.condition=.*no form"),
+        ({"anchors": {**ANCHORS, "action": []}}, "anchors.action: expected a non-empty list"),
+        ({"opposites": {"condition": ["after step 4"]}}, "occurs in the fact's own text"),
+        ({"opposites": {"value": ["x"]}}, "opposites.value: no anchor group"),
+        ({"required": ["value"]}, "floor.required: 'value' is not an anchor group"),
+        ({"polarity": "require"}, "polarity='require' but the text reads as 'forbid'"),
+        ({"polarity": "maybe"}, "polarity='maybe' must be"),
+        ({"min_span_tokens": 50}, "grades degraded against its own floor"),
+        ({"min_span_tokens": -1}, "min_span_tokens=-1 must be >= 0"),
+        ({"text": "Do not rotate the credential.\nAfter step 4."}, "must be one non-empty line"),
+        ({"text": "Do not rotate the credential. Wait until after step 4."}, "one sentence"),
+        ({"fact_id": " "}, "id=' ' must be a non-empty string"),
+    ],
+)
+def test_bad_declarations_name_the_fact_and_field(kwargs: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {"text": RULE, "anchors": ANCHORS, "fact_id": "f1", **kwargs}
+    text, anchors = args.pop("text"), args.pop("anchors")
+    with pytest.raises(FloorRegistryError, match=message):
+        declare_fact(text, anchors, **args)
+
+
+def test_the_shipped_example_registry_loads() -> None:
+    registry = load_floor_registry(REPO / "examples" / "floors.toml")
+    assert [f.fact_id for f in registry.facts] == ["no-force-push", "payment-restart-needs-yes"]
+    assert registry.budget("L2") == 48
+    # the class floor applies to facts of that class, the default floor to the others
+    assert registry.facts[1].floor.min_span_tokens == 4
+    assert registry.facts[0].floor.required == ("action", "object")
+    with pytest.raises(FloorRegistryError, match="budgets: no level 'L9'"):
+        registry.budget("L9")
+
+
+GOOD = """
+version = 1
+[classes.prohibition]
+min_span_tokens = 5
+[[fact]]
+id = "f1"
+class = "prohibition"
+text = "Do not rotate the credential after step 4."
+anchors = { action = ["rotate"], object = ["credential"], condition = ["after step 4"] }
+floor = { min_span_tokens = 6 }
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "floors.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_fact_floor_overrides_its_class_floor(tmp_path: Path) -> None:
+    registry = load_floor_registry(_write(tmp_path, GOOD))
+    assert registry.facts[0].floor.min_span_tokens == 6
+    assert registry.facts[0].cls == "prohibition"
+
+
+ONE_FACT = "[[fact]]\nid = 'f1'\ntext = 'Never force-push to the main branch.'\n"
+DUPLICATE = GOOD + "[[fact]]" + GOOD.split("[[fact]]")[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("version = 1\n[[fact]\n", r"floors.toml: invalid TOML: .*line 2"),
+        ("version = 2\n", "version=2: this harness reads version 1"),
+        ("colour = 'red'\n", "unknown key 'colour'; valid: version"),
+        ("[budgets]\nL1 = 0\n", r"budgets.L1=0 must be an int > 0"),
+        (ONE_FACT, r"fact\[0\] \(id 'f1'\): missing required key 'anchors'"),
+        (GOOD.replace('id = "f1"', 'id = "f1"\ncolor = 1'), r"\(id 'f1'\): unknown key 'color'"),
+        (GOOD.replace('step 4"]', 'step 9"]'), r"fact\[0\]: fact 'f1': anchors.condition"),
+        (DUPLICATE, "id 'f1' is declared twice"),
+        (GOOD.replace("min_span_tokens = 6", "min_tokens = 6"), "unknown key 'min_tokens'"),
+    ],
+)
+def test_bad_registry_files_are_one_line_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(FloorRegistryError, match=message) as info:
+        load_floor_registry(_write(tmp_path, text))
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith(str(tmp_path / "floors.toml"))
+
+
+def test_a_missing_registry_file_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(FloorRegistryError, match="cannot read floor registry"):
+        load_floor_registry(tmp_path / "nope.toml")
+
+
+def test_the_readme_registry_sample_loads() -> None:
+    readme = (REPO / "README.md").read_text()
+    sample = readme.split("**1. Declare the facts", 1)[1].split("```toml\n", 1)[1].split("```")[0]
+    registry = parse_registry(tomllib.loads(sample), "README.md")
+    assert [f.fact_id for f in registry.facts] == ["payment-restart-needs-yes"]
+    assert registry.facts[0].floor.min_span_tokens == 4
