@@ -15,64 +15,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 
-from sim.grading.text import normalize, split_sentences
+from sim.grading.clauses import bullet_body, clauses, continues, header_text, is_header
+from sim.grading.frames import Clause, Frame, Reading, Region, has_object, read_clause, region
+from sim.grading.lexicon import RELATION_RE, SKIP_RE, Relation
+from sim.grading.text import lemmas, normalize, split_sentences
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade, Grade, Polarity
 
-# A permission cue lifts a restriction even when a negation word is present ("no need to wait").
-_PERMIT = re.compile(
-    r"\b(?:you may|may now|can now|no longer|no need|go ahead|allowed|is fine to|ok to|okay to"
-    r"|free to|lifted|unpinned|regardless|even if|whenever needed)\b"
-)
-_FORBID = re.compile(
-    r"\b(?:not|never|no|avoid|defer|deferred|deferring|postpone|postponed|hold off|on hold|held"
-    r"|wait|waiting|until|only after|only once|only if|blocked|forbidden|prohibited|without"
-    r"|pending|refrain|must wait)\b"
-    # "only delete the old backups after the user says yes": a gate, split by the action
-    r"|\bonly(?: \S+){1,8}? (?:after|once|if|when)\b"
-)
-# A negated permission is a restriction ("not allowed", "you may not"): it must not count as
-# a permission cue; the negation itself is still seen by _FORBID.
-_NEGATED_PERMIT = re.compile(
-    r"\b(?:(?:not|never|no longer) (?:allowed|ok to|okay to|free to)"
-    r"|may (?:not|never|no longer))\b"
-)
 
-
-# Skipping the gate is a permission ("delete the backups without waiting for a yes"), unless a
-# negation governs it, which makes a double negative: "do not delete them without asking".
-_WAIVE = re.compile(r"\bwithout (?:waiting|asking|checking|confirming|confirmation|approval)\b")
-_NEGATION = re.compile(r"\b(?:not|never|no)\b")
-
-
-@lru_cache(maxsize=50_000)  # a kept sentence is graded again at every level and strategy
 def sentence_polarity(normalized: str) -> Polarity:
     """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
-    if _WAIVE.search(normalized):
-        return Polarity.FORBID if _NEGATION.search(normalized) else Polarity.REQUIRE
-    if _PERMIT.search(_NEGATED_PERMIT.sub(" ", normalized)):
-        return Polarity.REQUIRE
-    if _FORBID.search(normalized):
+    clause = read_clause(lemmas(normalized))
+    if clause.reading is Reading.FORBID:
+        return Polarity.FORBID
+    if clause.exclusive and RELATION_RE.search(clause.text):  # "only X after Y": a gate
         return Polarity.FORBID
     return Polarity.REQUIRE
 
 
 @dataclass(frozen=True, slots=True)
 class Matcher:
-    """A fact's anchors, normalized once (grading is on a sweep's hot path)."""
+    """A fact's anchors in lemma space and its frame, read once (grading is on a sweep's hot
+    path). `topic_forms` locate candidate sentences; the frame decides what they say."""
 
     fact: Fact
     verbatim: str
-    groups: tuple[tuple[str, tuple[str, ...]], ...]
-    opposites: tuple[str, ...]
+    frame: Frame
     topic_forms: tuple[str, ...]
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
-        groups = tuple((g.role, tuple(normalize(f) for f in g.forms)) for g in fact.anchors)
-        opposites = tuple(normalize(o) for g in fact.anchors for o in g.opposites)
-        topic = tuple(normalize(f) for f in fact.topic.forms)
-        return cls(fact, normalize(fact.text), groups, opposites, topic)
+        frame = Frame.of(fact)
+        heads = tuple(f" {h} " for h, _ in frame.heads)
+        topic = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
+        return cls(fact, normalize(fact.text), frame, topic)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -89,21 +65,76 @@ def matcher(fact: Fact) -> Matcher:
     return m
 
 
-_LINE_SENTENCES: dict[str, tuple[tuple[str, str], ...]] = {}
+Unit = tuple[str, str, str]  # a sentence (or two read as one): raw, normalized, lemma space
+_LINE_SENTENCES: dict[str, tuple[Unit, ...]] = {}
 _MAX_LINE_SENTENCES = 32_768  # filled within the first few thousand trials of any sweep, so a
 # sweep's peak memory does not depend on how many trials it runs (benchmarks/perf.py --memory)
 
 
-def line_sentences(line: str) -> tuple[tuple[str, str], ...]:
-    """A line's sentences, raw and normalized. Lines recur across levels and strategies
-    (a kept line is the same string at every level), so this is cached per line."""
+def line_sentences(line: str) -> tuple[Unit, ...]:
+    """A line's sentences, raw, normalized and in lemma space; a sentence that only finishes
+    the one before (sim.grading.clauses.continues) is read with it. Lines recur across levels
+    and strategies (a kept line is the same string at every level), so this is cached per line."""
     cached = _LINE_SENTENCES.get(line)
     if cached is None:
         if len(_LINE_SENTENCES) >= _MAX_LINE_SENTENCES:
             _LINE_SENTENCES.clear()
-        cached = tuple((raw, normalize(raw)) for raw in split_sentences(line))
+        raws: list[str] = []
+        for raw in split_sentences(line):
+            if raws and continues(raw):
+                raws[-1] = raws[-1] + " " + raw
+            else:
+                raws.append(raw)
+        units = []
+        for raw in raws:
+            norm = normalize(raw)
+            units.append((raw, norm, lemmas(norm)))
+        cached = tuple(units)
         _LINE_SENTENCES[line] = cached
     return cached
+
+
+@lru_cache(maxsize=8_192)
+def line_role(line: str) -> tuple[str, str | None] | None:
+    """How a line takes part in its neighbours' reading, or None for a line that stands alone
+    (nearly every line: checked by its first characters before any regex runs)."""
+    head = line.lstrip()[:1]
+    if head in "#*-+•" or head.isdigit() or line.rstrip().endswith(":"):
+        if is_header(line):
+            return "header", header_text(line) or None
+        body = bullet_body(line)
+        if body is not None:
+            return "bullet", body
+    if line[:1].isalpha() and continues(line):
+        return "continues", None
+    return None
+
+
+def reading_lines(text: str) -> list[str]:
+    """The lines of a text as the grader reads them: a bullet under a header that restricts or
+    permits ("### Never", "Allowed now:") carries the header's cue, and a line that only finishes
+    the one before ("That holds until the export is done.") is read with it."""
+    out: list[str] = []
+    cue: str | None = None
+    for line in text.split("\n"):
+        if not line:
+            cue = None
+            continue
+        role = line_role(line)
+        if role is None:
+            cue = None
+            out.append(line)
+        elif role[0] == "header":
+            cue = role[1]
+            out.append(line)
+        elif role[0] == "bullet":
+            out.append(f"{cue}: {role[1]}" if cue else line)
+        elif out:
+            cue = None
+            out[-1] = out[-1] + " " + line
+        else:
+            out.append(line)
+    return out
 
 
 class Sentences:
@@ -112,10 +143,10 @@ class Sentences:
     __slots__ = ("joined", "pairs", "starts")
 
     def __init__(self, text: str) -> None:
-        self.pairs = [p for line in text.split("\n") if line for p in line_sentences(line)]
-        # All normalized sentences in one string, with each one's offset: a fact's topic is
+        self.pairs = [p for line in reading_lines(text) for p in line_sentences(line)]
+        # All sentences in lemma space in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.
-        norms = [norm for _, norm in self.pairs]
+        norms = [lem for _, _, lem in self.pairs]
         self.joined = "".join(norms)
         self.starts = list(accumulate(map(len, norms), initial=0))
 
@@ -137,28 +168,122 @@ VERBATIM, ACTIONABLE, INVERTED, DEGRADED = range(4)
 Evidence = tuple[int, FactGrade]
 
 
-def evidence(fact: Fact, m: Matcher, raw: str, norm: str, counter: Tokenizer) -> Evidence | None:
-    """What one sentence that mentions the fact's topic says of it, if anything."""
-    required = fact.floor.required
-    present = {role for role, forms in m.groups if any(f in norm for f in forms)}
-    missing = tuple(r for r in required if r not in present)
-    flipped = sentence_polarity(norm) is not fact.polarity or any(o in norm for o in m.opposites)
-    if not missing and not flipped:
-        span = counter.count(raw)
+def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence | None:
+    """What one sentence that mentions the fact's topic says of it, if anything: the best
+    reading among its clauses that name the fact's object."""
+    raw, norm, lem = unit
+    frame = m.frame
+    whole: Clause | None = None
+    best: tuple[int, tuple[str, ...]] | None = None
+    for clause in clause_readings(raw, frame.deferral):
+        if not has_object(frame, clause):
+            continue
+        if whole is None:
+            whole = clause if len(clause.text) == len(lem) else read_clause(lem, frame.deferral)
+        found = judge(frame, clause, whole)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    if best is None:
+        return None
+    rank, missing = best
+    span = counter.count(raw)
+    if rank == ACTIONABLE:
         if span < fact.floor.min_span_tokens:
             return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
         if m.verbatim.strip() in norm:
             return VERBATIM, FactGrade(fact.fact_id, Grade.VERBATIM, span, (), raw)
         return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
-    # every anchor the floor needs, with the polarity flipped, is the rule inverted even
-    # when the class's floor does not need a verb ("avoid eu-west-1 for new buckets")
-    if flipped and ("action" in present or not missing):
-        return INVERTED, FactGrade(
-            fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw
-        )
-    if len(present) >= 2:
-        return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), missing, raw)
+    grade = Grade.INVERTED if rank == INVERTED else Grade.DEGRADED
+    return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
+
+
+@lru_cache(maxsize=16_384)
+def clause_readings(raw: str, deferral: bool) -> tuple[Clause, ...]:
+    return tuple(read_clause(lemmas(normalize(c)), deferral, c) for c in clauses(raw))
+
+
+def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, ...]] | None:
+    """One clause against the frame: (evidence rank, anchors missing), or None."""
+    text = clause.text
+    present = {"object"}
+    if any(a in text for a in frame.actions) or (
+        frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)
+    ):
+        present.add("action")  # "skip the migration" names the required action by its absence
+    if any(v in text for v in frame.values):
+        present.add("value")
+    if any(v in text for v in frame.settings):
+        present.add("setting")
+    where = region(frame, clause)
+    if where is Region.NONE and whole is not clause:
+        where = region(frame, whole)
+    if where is not Region.NONE:
+        present.add("condition")
+    missing = tuple(r for r in frame.required if r not in present)
+    revoked = clause.reading is Reading.REVOKED
+    agrees = not revoked and (clause.reading is Reading.POSITIVE) == (
+        frame.polarity is Polarity.REQUIRE
+    )
+    names_it = bool(present & {"action", "value", "setting", "condition"})
+    # a positive clause that only describes ("the backups are slated for deletion") neither
+    # keeps nor reverses a restriction; one that permits or demands it reverses it
+    opening = _LEADING.sub("", normalize(clause.raw)[1:]) if clause.raw else ""
+    acts = clause.directive or opening.startswith(frame.imperatives)
+    if frame.values and "value" not in present and _other_value_named(frame, clause, present):
+        return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
+    if frame.values and "value" in present and _MOVED_OFF.search(text):
+        return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
+    if frame.region is None or "condition" not in frame.required:
+        if not agrees:
+            if revoked and names_it:
+                return INVERTED, ("polarity",)
+            if "value" in present or ("action" in present and not frame.values and acts):
+                return INVERTED, ("polarity",)
+            return (DEGRADED, missing or ("polarity",)) if len(present) >= 2 else None
+        kept = not missing
+    elif where is Region.SAME:
+        if not agrees:
+            return (INVERTED, ("polarity",)) if names_it else None
+        kept = True
+    elif where is Region.OPPOSITE:
+        gate = clause.exclusive or frame.polarity is Polarity.REQUIRE or frame.region in _GATES
+        if agrees or revoked or not gate:
+            return INVERTED, ("condition",)
+        kept = True
+    else:
+        if not agrees and (revoked or ("action" in present and acts)):
+            return INVERTED, ("polarity",)
+        kept = False
+    if kept:
+        # an ordering's reference carries the rule even without the verb ("the migration must
+        # precede the API deploy"); other classes need every anchor the floor names
+        if frame.ordering:
+            missing = tuple(r for r in missing if r != "action")
+        if not missing and not clause.hedged:
+            return ACTIONABLE, ()
+        if not missing:
+            missing = ("modality",)
+    if len(present) >= 2 or clause.hedged:
+        return DEGRADED, missing or ("modality",)
     return None
+
+
+_ANY = re.compile(
+    r"(?<![\w-])(?:any|whatever|whichever|wherever|other|another|different|local)(?![\w-])"
+)
+_LEADING = re.compile(r"^(?:(?:but|and|so|then|also|now|please|just|instead)\s+)+")
+
+
+def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
+    if frame.other_value is not None and frame.other_value.search(clause.raw.lower()):
+        return True
+    return bool(present & {"setting", "action"}) and _ANY.search(clause.text) is not None
+
+
+_MOVED_OFF = re.compile(
+    r"(?<![\w-])(?:move off|moved off|away from|switch from|instead of|replace|no longer)(?![\w-])"
+)
+_GATES = frozenset({Relation.BEFORE, Relation.IF})
 
 
 def dropped(fact: Fact) -> FactGrade:
@@ -171,7 +296,7 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
     m = matcher(fact)
     best: Evidence | None = None
     for index in sentences.mentioning(m.topic_forms):
-        found = evidence(fact, m, *sentences.pairs[index], counter)
+        found = evidence(fact, m, sentences.pairs[index], counter)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
             if best[0] == VERBATIM:

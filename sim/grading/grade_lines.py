@@ -13,8 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim.grading.grade import Evidence, dropped, evidence, line_sentences, matcher
-from sim.grading.text import may_mention, raw_filter
+from sim.grading.grade import (
+    Evidence,
+    dropped,
+    evidence,
+    line_role,
+    line_sentences,
+    matcher,
+    reading_lines,
+)
+from sim.grading.text import lemma_filter, may_mention
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -46,7 +54,7 @@ class LineGrader:
         # at once, most of them before they are even normalized (sim.grading.text.raw_filter says
         # why that is safe). Substring tests, not a regex: compiling one per trial cost more.
         self._topics = tuple(sorted({form for m in self._matchers for form in m.topic_forms}))
-        self._raw_topics = raw_filter(self._topics)
+        self._raw_topics = lemma_filter(self._topics)
 
     def knows(self, facts: Sequence[Fact]) -> bool:
         index, own = self._index, self._facts
@@ -57,12 +65,13 @@ class LineGrader:
             return ()
         found = []
         topics = self._topics
-        for raw, norm in line_sentences(line):
-            if not any(map(norm.__contains__, topics)):
+        for unit in line_sentences(line):
+            lem = unit[2]
+            if not any(map(lem.__contains__, topics)):
                 continue
             for k, m in enumerate(self._matchers):
-                if any(form in norm for form in m.topic_forms):
-                    ev = evidence(m.fact, m, raw, norm, self._counter)
+                if any(form in lem for form in m.topic_forms):
+                    ev = evidence(m.fact, m, unit, self._counter)
                     if ev is not None:
                         found.append((k, ev))
         return tuple(found)
@@ -74,6 +83,8 @@ class LineGrader:
         cache = self._lines
         best: dict[int, Evidence] = {}
         lines = text.split("\n")
+        if any(map(line_role, lines)):  # a header's bullets or a split rule: read together
+            lines = reading_lines(text)
         for line, known in zip(lines, map(cache.get, lines), strict=True):
             if known is None:
                 if not line:

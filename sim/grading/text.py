@@ -31,11 +31,22 @@ _NUMBER_WORDS = {
          "eighteen", "nineteen", "twenty")
     )
 }  # fmt: skip
+_NUMBER_WORDS.update(
+    {w: str(10 * (i + 3)) for i, w in enumerate(
+        ("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"))}
+)  # fmt: skip
+_NUMBER_WORDS["hundred"] = "100"
 _NUMBER_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 _ARTICLES = re.compile(r"\b(the|a|an)\b")
 # keep letters, digits, hyphens inside words, dots inside tokens like versions (v2.3)
 _PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
 _SPACES = re.compile(r"\s+")
+# Symbols telegraphic notes use for words ("err rate > 2% => no promote", "migrate -> deploy").
+_SYMBOLS = {
+    "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ", "<=": " at most ",
+    "≥": " at least ", "≤": " at most ", ">": " above ", "<": " below ", "%": " percent ",
+}  # fmt: skip
+_SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
 
 def split_sentences(text: str) -> list[str]:
@@ -50,6 +61,8 @@ def normalize(text: str) -> str:
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
     s = s.replace("'", "")
+    if _SYMBOL_RE.search(s):
+        s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)
     s = _PUNCT.sub(" ", s)
     s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
     s = _ARTICLES.sub(" ", s)
@@ -96,3 +109,111 @@ def may_mention(text: str, runs: tuple[str, ...]) -> bool:
     """Whether `raw_key(text)` holds one of `raw_filter`'s runs."""
     key = raw_key(text)
     return any(map(key.__contains__, runs))
+
+
+# The lemma space: every word by its dictionary form (simplemma's English tables, which ship
+# inside the package), so "dropped" = "dropping" = "drop" and "consoles" = "console", plus the
+# abbreviations agent sessions use and ordinals as digits. Anchors and text are both mapped, so
+# a form written once matches every inflection of it.
+_ABBREVIATIONS = {
+    "k8s": "kubernetes", "db": "database", "dbs": "database", "env": "environment",
+    "envs": "environment", "prod": "production", "creds": "credential", "cred": "credential",
+    "config": "configuration", "cfg": "configuration", "repo": "repository",
+    "repos": "repository", "msg": "message", "msgs": "message", "pw": "password",
+    "pwd": "password", "tz": "timezone", "infra": "infrastructure", "deps": "dependency",
+    "dep": "dependency", "pr": "pull-request", "okd": "approve", "back-up": "backup",
+    "backups": "backup", "bkp": "backup", "bkps": "backup", "tbl": "table", "tbls": "table",
+    "bkt": "bucket", "bkts": "bucket", "integ": "integration", "err": "error",
+    "errs": "error", "ts": "timestamp", "vol": "volume", "vols": "volume", "util": "usage",
+    "rm": "delete", "oks": "ok", "okays": "ok", "w": "with", "w/o": "without",
+    "wo": "without", "b4": "before", "thru": "through",
+    "til": "until", "till": "until", "shouldnt": "should not", "dont": "do not",
+    "cant": "can not", "wont": "will not", "isnt": "is not", "arent": "are not",
+    "mustnt": "must not", "neednt": "need not",
+}  # fmt: skip
+_ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_NUMBER_HYPHEN = re.compile(r"^(\d+)-([a-z]+)$")
+_ORDINAL_WORDS = {
+    w: str(i + 1)
+    for i, w in enumerate(
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+         "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+         "seventeenth", "eighteenth", "nineteenth", "twentieth")
+    )
+}  # fmt: skip
+_LEMMA: dict[str, str] = {}
+_MAX_LEMMAS = 65_536
+
+
+def _lemma(token: str) -> str:
+    cached = _LEMMA.get(token)
+    if cached is not None:
+        return cached
+    if token in _ABBREVIATIONS:
+        out = _ABBREVIATIONS[token]
+    elif (m := _ORDINAL_SUFFIX.match(token)) is not None:
+        out = m.group(1)
+    elif (m := _NUMBER_HYPHEN.match(token)) is not None:
+        out = m.group(1) + " " + _lemma(m.group(2))
+    elif not token.isalpha() or len(token) < 3:
+        out = token
+    else:
+        import simplemma
+
+        out = simplemma.lemmatize(token, lang="en").lower()
+        if not out.isalpha() and "-" not in out:
+            out = token
+    if len(_LEMMA) >= _MAX_LEMMAS:
+        _LEMMA.clear()
+    _LEMMA[token] = out
+    return out
+
+
+_SPLIT_TOKEN = re.compile(r"(?<=[a-z])[-.](?=[a-z0-9])|(?<=[0-9])-(?=[a-z])|(?<=[a-z])(?=[0-9])")
+
+
+def lemmas(normalized: str) -> str:
+    """`normalize`'s output in lemma space, padded with spaces like it for whole-word search.
+    Compounds split into words ("payment-worker", "worker.restart", "step3"), and an ordinal
+    word next to "step" becomes its digit ("the third step" = "step 3")."""
+    tokens = []
+    for raw in normalized.split():
+        if raw in _ABBREVIATIONS:
+            tokens.extend(_lemma(raw).split())
+            continue
+        for part in _SPLIT_TOKEN.sub(" ", raw).split():
+            tokens.extend(_lemma(part).split())
+    for i, t in enumerate(tokens):
+        if t in _ORDINAL_WORDS and (
+            (i + 1 < len(tokens) and tokens[i + 1] == "step") or (i and tokens[i - 1] == "step")
+        ):
+            tokens[i] = _ORDINAL_WORDS[t]
+    return " " + " ".join(tokens) + " "
+
+
+_SOURCES: dict[str, tuple[str, ...]] = {}
+for _short, _long in _ABBREVIATIONS.items():
+    for _word in _long.split():
+        _SOURCES[_word] = (*_SOURCES.get(_word, ()), _short)
+
+
+def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
+    """`raw_filter` for forms in lemma space: runs of letters one of which `raw_key(text)`
+    holds whenever `lemmas(normalize(text))` could contain one of `forms`.
+
+    A lemma need not stand in the word it came from ("staging" -> "stage", "creds" ->
+    "credential"), so each form contributes its longest word cut back past a final e or y
+    (regular inflection keeps the rest: "stag" is in "staging", "polic" in "policies") and
+    every abbreviation that lemmatizes to that word. Irregular forms ("indices" -> "index")
+    are not covered: such a line is graded only if it names the object some other way."""
+    runs: set[str] = set()
+    for form in forms:
+        words = [w for w in re.findall("[a-z]+", form) if w not in _EXPANDED]
+        if not words:
+            return None
+        word = max(words, key=len)
+        runs.add(word[:-1] if len(word) > 3 and word[-1] in "ey" else word)
+        runs.update(s for s in _SOURCES.get(word, ()) if s.isalpha())
+        if any(not s.isalpha() for s in _SOURCES.get(word, ())):
+            return None  # "k8s": no run of letters names it
+    return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None

@@ -173,14 +173,32 @@ def test_near_miss_is_dropped(cls: str, text: str) -> None:
     assert grade_one(text, CASES[cls].fact).grade is Grade.DROPPED
 
 
+# A rule split over two sentences is one rule only when the second has no subject of its own
+# and refers back to the first ("That holds until ..."); a sentence with its own subject says
+# something else, even when it holds the missing anchor.
+REFERS_BACK = {"prohibition", "value_pin", "conditional"}
+
+
 @pytest.mark.parametrize("cls", CLASSES)
-def test_anchors_split_across_sentences_are_not_actionable(cls: str) -> None:
+def test_a_split_rule_counts_only_when_the_second_sentence_refers_back(cls: str) -> None:
     case = CASES[cls]
     split = grade_one(case.split, case.fact)
-    assert not split.grade.at_floor
-    # the same words in one sentence are: the split is what makes the difference
+    assert split.grade.at_floor is (cls in REFERS_BACK), split
+    # the same words in one sentence are always read together
     joined = case.split.replace(". ", ", ", 1)
     assert grade_one(joined, case.fact).grade.at_floor or cls == "value_pin"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do not rotate the credential. The deploy happens after step 4.",
+        "Do not rotate the credential. Step 4 is when the cache warms up.",
+        "Rotating the credential is forbidden. The audit runs after step 4.",
+    ],
+)
+def test_a_second_sentence_with_its_own_subject_is_not_joined(text: str) -> None:
+    assert not grade_one(text, note_fact().fact).grade.at_floor
 
 
 @pytest.mark.parametrize("cls", CLASSES)

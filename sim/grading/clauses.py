@@ -1,0 +1,70 @@
+"""Where a rule's words stand: clauses inside a sentence, and sentences that belong together.
+
+Polarity is a property of a clause, not of a sentence: in "we agreed not to drop the staging
+table, but you may clear the logs now" the permission is about the logs. So a sentence is split
+at semicolons and at the conjunctions that start a clause of its own, and a clause that only
+refers back ("that holds until ...", "which ...") is joined to the one it refers to. Across
+sentences, a rule split in two ("Dropping the staging table is forbidden. That holds until the
+export is done.") and a header over its bullets ("### Never" / "- drop the staging table") are
+read as one, and only then: a second sentence with a subject of its own stands alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CLAUSE_BREAK = re.compile(
+    r"\s*;\s*"
+    r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b)"
+    r"|\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
+    re.IGNORECASE,
+)
+_REFERS_BACK = re.compile(
+    r"^(?:and\s+|but\s+)?(?:that|this|it|which|these|those|the same|same|such|"
+    r"this rule|that rule|the rule|the restriction|the requirement)\b",
+    re.IGNORECASE,
+)
+# A sentence with no subject of its own that only finishes the previous one.
+_CONTINUES = re.compile(
+    r"^(?:that|this|it|these|those|the same|same|such)\s+(?:holds?|applies|apply|is|are|stays?"
+    r"|remains?|goes|go|lasts?|rule|restriction|requirement|counts?|means?|must|should|"
+    r"only|until|till|unless|except|even)\b"
+    r"|^(?:until|till|unless|not (?:before|until|unless)|only (?:after|once|if|when|until)"
+    r"|but only|and only|at least until|even if|even when)\b",
+    re.IGNORECASE,
+)
+# "any port but 8443": a "but" that names an exception, not a clause of its own
+_SHORT_EXCEPTION = re.compile(r"^but\s+\S+(?:\s+\S+){0,2}[.!?]?$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_HEADER = re.compile(r"^\s*(?:#{1,6}\s+\S.*|\*\*[^*]{1,60}\*\*:?|[A-Za-z][^.!?]{0,60}:)\s*$")
+
+
+def clauses(sentence: str) -> list[str]:
+    """A raw sentence's clauses; a clause that refers back is joined to the one before."""
+    parts = [p for p in _CLAUSE_BREAK.split(sentence) if p and p.strip()]
+    out: list[str] = []
+    for part in parts:
+        part = part.strip()
+        if out and (_REFERS_BACK.match(part) or _SHORT_EXCEPTION.match(part)):
+            out[-1] = out[-1] + " " + part
+        else:
+            out.append(part)
+    return out or [sentence]
+
+
+def continues(sentence: str) -> bool:
+    """Whether a sentence only finishes the one before it (no subject of its own)."""
+    return bool(_CONTINUES.match(sentence.strip()))
+
+
+def is_header(line: str) -> bool:
+    return bool(_HEADER.match(line)) and not _BULLET.match(line)
+
+
+def header_text(line: str) -> str:
+    return line.strip().strip("#*: ").strip()
+
+
+def bullet_body(line: str) -> str | None:
+    m = _BULLET.match(line)
+    return line[m.end() :] if m else None

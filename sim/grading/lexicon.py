@@ -1,0 +1,237 @@
+"""The cue lexicon: which words make a clause a restriction, a permission, a revocation or a
+hedge, and which words relate an action to its condition.
+
+Every phrase is written in the grader's lemma space (sim.grading.text.lemmas: lower case,
+contractions expanded, articles dropped, each word by its lemma), so "is prohibited", "are
+prohibited" and "was prohibited" are one entry. A word missing here is read as a plain
+statement, which for a restriction means a permission: adding a cue is the fix, and
+tests/sim/grading/test_lexicon.py checks that every entry still reads as its kind.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from sim.grading.text import lemmas, normalize
+
+
+def lemma_phrase(phrase: str) -> str:
+    """A phrase as the grader sees text: normalized, then word by word in lemma space."""
+    return lemmas(normalize(phrase)).strip()
+
+
+def _any(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """One alternation over whole words in lemma space, longest phrase first."""
+    forms = {lemma_phrase(p) for p in phrases} - {""}
+    body = "|".join(re.escape(p) for p in sorted(forms, key=len, reverse=True))
+    return re.compile(r"(?<![\w-])(?:" + body + r")(?![\w-])")
+
+
+NEGATION = (
+    "not", "never", "no", "nor", "avoid", "refrain", "forbid", "forbidden", "prohibit",
+    "prohibited", "ban", "banned", "disallow", "disallowed", "off-limits", "off limit",
+    "off limits", "freeze", "frozen", "block", "blocked", "skip", "stop", "halt", "halted",
+    "lock", "locked", "under no circumstance", "nothing", "none", "refuse", "reject", "veto",
+    "embargo", "moratorium", "cease", "suspend", "suspended", "keep away from",
+    "stay away from", "leave alone", "leave untouched", "untouched", "hands off",
+)  # fmt: skip
+"""A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
+
+DEFERRAL = (
+    "defer", "deferred", "postpone", "postponed", "on hold", "hold off", "hold", "pending",
+    "wait", "must wait", "until", "till", "pause", "paused", "not yet", "await", "awaiting",
+)  # fmt: skip
+"""Words that put an action off until something holds: a restriction for rules with a
+condition, but not for a value pin ("keep port 9464 until further notice" still pins it)."""
+
+PERMISSION = (
+    "may", "can", "could", "allow", "allowed", "permit", "permitted", "free to", "feel free",
+    "go ahead", "fine to", "ok to", "okay to", "ok", "okay", "welcome to", "able to",
+    "is fine", "be fine", "safe to", "clear to", "green light", "greenlit",
+)  # fmt: skip
+"""A clause with one of these allows; negated ("may not", "not allowed") it forbids."""
+
+NEGATED_PERMISSION = _any(
+    tuple(
+        f"{neg} {p}"
+        for neg in ("not", "never", "no longer", "nor")
+        for p in ("allow", "allowed", "permit", "permitted", "free to", "fine to", "ok to",
+                  "okay to", "ok", "okay", "safe to", "able to")
+    )
+    + tuple(f"{p} {neg}" for p in ("may", "can", "could") for neg in ("not", "never"))
+)  # fmt: skip
+
+REVOCATION = (
+    "no longer need", "no longer needed", "no longer has to", "no longer have to",
+    "no longer must", "no longer required", "no longer necessary", "no longer matter",
+    "no longer apply", "no longer applies", "no longer in effect", "no longer in force",
+    "no longer valid", "no longer blocked", "no longer forbidden", "no longer prohibited",
+    "no longer restricted", "no longer on hold", "no longer frozen", "no longer pinned",
+    "no longer a rule", "no longer the case", "no longer relevant", "no longer an issue",
+    "lift", "lifted", "unblock", "unblocked", "unfreeze", "unfrozen", "unpin", "unpinned",
+    "optional", "not required", "not necessary", "not needed", "unnecessary", "no need",
+    "need not", "do not need to", "does not need to", "do not have to", "does not have to",
+    "not have to", "waive", "waived", "drop requirement", "dropped requirement",
+    "remove restriction", "removed restriction", "restriction removed", "restriction is gone",
+    "requirement removed", "hold removed", "removed hold", "no restriction",
+    "no requirement", "any order", "whatever order", "order does not matter",
+    "order not matter", "does not matter", "do not matter", "revoke rule", "rule revoked",
+    "cancel rule", "rule cancelled", "override", "overridden", "superseded", "obsolete",
+    "rescinded", "rescind", "retracted", "scrap", "scrapped", "ignore rule",
+)  # fmt: skip
+"""A clause with one of these lifts the rule it names: the rule reads reversed."""
+
+RESTRICTION_NOUNS = (
+    "hold", "requirement", "restriction", "rule", "freeze", "guard", "ban", "block", "gate",
+    "constraint", "prohibition", "limit", "lock", "embargo", "moratorium", "pin", "condition",
+)  # fmt: skip
+ENDED = (
+    "release", "released", "remove", "removed", "drop", "dropped", "end", "ended", "lift",
+    "cancel", "cancelled", "canceled", "retire", "retired", "delete", "deleted", "disable",
+    "disabled", "gone", "over", "expire", "expired", "clear", "cleared", "relax", "relaxed",
+)  # fmt: skip
+"""A restriction noun with an ending verb in one clause is a revocation: "the hold on X has
+been released", "the 90% guard was removed"."""
+
+WEAK_REVOCATION = (
+    "regardless", "whenever convenient", "whenever needed", "whenever you like", "at will",
+    "at any time", "anytime", "any time", "whenever", "freely", "as needed", "as you see fit",
+)  # fmt: skip
+"""Revocations only when the clause has no negation ("never merge, regardless of pressure")."""
+
+DOUBLE_NEGATIVE = (
+    "do not forget", "never forget", "not forget", "do not skip", "never skip", "not skip",
+    "do not omit", "never omit", "not omit", "do not neglect", "not neglect", "do not miss",
+    "never miss", "not fail to", "never fail to", "do not fail to", "without fail",
+    "no exception", "not optional", "mandatory", "not negotiable", "non-negotiable",
+    "do not proceed without", "never proceed without", "not proceed without",
+)  # fmt: skip
+"""Negations that demand the action ("do not forget to back up"): read as requirements."""
+
+DIRECTIVE = (
+    "must", "should", "shall", "need to", "needs to", "have to", "has to", "always",
+    "make sure", "ensure", "be sure", "remember to", "required", "mandatory", "please",
+    "go ahead", "do", "let us", "you", "we will", "will", "is to", "are to", "to be",
+)  # fmt: skip
+"""A positive clause with one of these (or opening with the action) tells the agent to act;
+without, it only describes ("the old backups are slated for deletion")."""
+
+EXCLUSIVE = ("only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than")
+"""A positive clause with one of these forbids everything else: "deploy only after X"."""
+
+EXCEPT = ("but", "except", "other than", "besides", "apart from", "save for", "except for")
+"""With a negation and "any"/"other", an exclusive pin: "no console on any port but 8443"."""
+
+
+HEDGE = (
+    "consider", "maybe", "perhaps", "might", "might want", "ideally", "if possible",
+    "try to", "preferably", "prefer", "probably", "possibly", "where possible", "when possible",
+    "suggest", "suggested", "recommend", "recommended", "could consider", "worth", "tentative",
+    "tentatively", "unclear", "unsure", "maybe later", "seem", "likely", "careful",
+    "carefully", "caution", "cautious", "risky", "with care", "keep an eye", "use judgement",
+    "use judgment", "your call", "up to you",
+)  # fmt: skip
+"""A clause with one of these states the rule as a suggestion: at most `degraded`."""
+
+
+WAIVE = (
+    "without wait", "without waiting for", "without ask", "without asking", "without check",
+    "without checking", "without confirm", "without confirmation", "without approval",
+    "without sign-off", "without permission", "no wait", "no waiting", "bypass",
+    "skip approval", "skip confirmation", "skip ask", "skip check", "skip the check",
+    "do not wait", "not wait", "never mind", "ignore",
+)  # fmt: skip
+"""Skipping the gate: a permission, unless a negation of its own governs the clause ("do not
+delete them without asking" forbids)."""
+
+
+class Relation(StrEnum):
+    """How a clause ties its action to a condition's reference."""
+
+    AFTER = "after"
+    BEFORE = "before"
+    IF = "if"
+    UNLESS = "unless"
+
+
+OPPOSITE = {
+    Relation.AFTER: Relation.BEFORE,
+    Relation.BEFORE: Relation.AFTER,
+    Relation.IF: Relation.UNLESS,
+    Relation.UNLESS: Relation.IF,
+}
+
+RELATIONS: dict[str, Relation] = {
+    **dict.fromkeys(
+        ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
+         "from", "post", "subsequent to", "when done with", "require", "need", "subject to",
+         "conditional on", "contingent on", "gate on", "gate by", "with", "upon",
+         "on receipt of", "get", "receive", "obtain", "secure"),
+        Relation.AFTER,
+    ),
+    **dict.fromkeys(
+        ("before", "prior to", "ahead of", "until", "till", "up to", "upto", "by", "at", "then",
+         "through", "precede", "earlier than", "wait for", "wait until", "pending", "without",
+         "not until", "no sooner than", "in advance of", "wait on", "depend on", "hinge on",
+         "block on", "block by", "hold for", "hold until", "await"),
+        Relation.BEFORE,
+    ),
+    **dict.fromkeys(
+        ("if", "when", "whenever", "while", "in case", "as long as", "even if", "even when",
+         "even though", "during", "whilst", "in event of", "on", "under"),
+        Relation.IF,
+    ),
+    **dict.fromkeys(
+        ("unless", "except when", "except if", "only if not", "otherwise"), Relation.UNLESS
+    ),
+}  # fmt: skip
+"""Relation words in lemma space. "requires X" and "with X" read as "after X": the action is
+allowed once X holds, which is how a positive gate states a confirmation rule."""
+
+RELATIONS = {lemma_phrase(k): v for k, v in RELATIONS.items()}
+RELATION_RE = _any(tuple(RELATIONS))
+NEGATION_RE = _any(NEGATION)
+DEFERRAL_RE = _any(DEFERRAL)
+PERMISSION_RE = _any(PERMISSION)
+REVOCATION_RE = _any(REVOCATION)
+WEAK_REVOCATION_RE = _any(WEAK_REVOCATION)
+ENDED_RESTRICTION_RE = re.compile(
+    _any(RESTRICTION_NOUNS).pattern
+    + r"(?: \S+){0,10}? (?:be|have be|get|now) "
+    + _any(ENDED).pattern
+)
+SKIP_RE = _any(("skip", "omit", "bypass", "leave out", "forgo", "drop the step", "without"))
+GATES = frozenset(
+    lemma_phrase(w)
+    for w in ("require", "need", "subject to", "conditional on", "contingent on", "gate on",
+              "gate by", "with", "upon", "on receipt of", "get", "receive", "obtain", "secure",
+              "wait for", "wait until", "pending", "without", "await", "wait on", "depend on",
+              "block on", "block by")
+)  # fmt: skip
+"""Relations whose direction does not depend on word order: "X requires Y" and "Y required
+for X" both allow X only once Y holds."""
+DOUBLE_NEGATIVE_RE = _any(DOUBLE_NEGATIVE)
+EXCLUSIVE_RE = _any(EXCLUSIVE)
+DIRECTIVE_RE = _any(DIRECTIVE)
+HEDGE_RE = _any(HEDGE)
+WAIVE_RE = _any(WAIVE)
+EXCEPT_PIN_RE = re.compile(
+    r"(?<![\w-])(?:no|never|not|nothing|none)(?![\w-]).*?(?<![\w-])(?:"
+    + "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
+    + r")(?![\w-])"
+)
+"""A negation with an exception in one clause: "no console on any port but 8443"."""
+
+_ANTONYMS = {
+    "fail": ("pass", "succeed", "green", "ok", "clean"),
+    "failure": ("pass", "success", "green"),
+    "red": ("green", "pass"),
+    "above": ("below", "under", "within"),
+    "over": ("below", "under", "within"),
+    "exceed": ("below", "under", "within"),
+    "miss": ("meet", "hit", "make"),
+    "critical": ("clean",),
+}
+"""Words whose swap turns a condition into its complement ("tests fail" / "tests pass")."""
+ANTONYMS = {lemma_phrase(k): tuple(lemma_phrase(v) for v in vs) for k, vs in _ANTONYMS.items()}
