@@ -14,9 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.history.constraint_pools import (
+    ACTION_SYNONYMS,
     CONDITIONAL,
     CONFIRM_FORMS,
+    CONFIRM_MORE,
     CONFIRMATION,
+    OBJECT_FORMS,
     ORDERING,
     OTHER_OBJECTS,
     PROHIBITION,
@@ -66,8 +69,8 @@ def _prohibition(
     )
     text = _pick(rng, phrasings) if phrasing < 0 else phrasings[phrasing]
     anchors = (
-        AnchorGroup("action", (v, g, n, _past(v))),
-        AnchorGroup("object", (o, o_pl)),
+        AnchorGroup("action", (v, g, n, _past(v), *ACTION_SYNONYMS.get(v, ()))),
+        AnchorGroup("object", (o, o_pl, *OBJECT_FORMS.get(o, ()))),
         AnchorGroup(
             "condition",
             (
@@ -112,8 +115,8 @@ def _ordering(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
         ),
     )
     anchors = (
-        AnchorGroup("action", (v, g)),
-        AnchorGroup("object", (o,)),
+        AnchorGroup("action", (v, g, *ACTION_SYNONYMS.get(v, ()))),
+        AnchorGroup("object", (o, *OBJECT_FORMS.get(o, ()))),
         AnchorGroup(
             "condition",
             (
@@ -156,8 +159,8 @@ def _value_pin(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
         ),
     )
     anchors = (
-        AnchorGroup("action", ("use", "using", "set", "setting", "stay on", "keep")),
-        AnchorGroup("object", (o,)),
+        AnchorGroup("action", ("use", "using", "set", "setting", *ACTION_SYNONYMS["use"])),
+        AnchorGroup("object", (o, *OBJECT_FORMS.get(o, ()))),
         AnchorGroup("value", (value,)),
         AnchorGroup("setting", (setting,)),
     )
@@ -183,8 +186,8 @@ def _conditional(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText:
         ),
     )
     anchors = (
-        AnchorGroup("action", (v, g, n, _past(v))),
-        AnchorGroup("object", (o,)),
+        AnchorGroup("action", (v, g, n, _past(v), *ACTION_SYNONYMS.get(v, ()))),
+        AnchorGroup("object", (o, *OBJECT_FORMS.get(o, ()))),
         AnchorGroup("condition", forms),
     )
     fact = Fact(
@@ -217,9 +220,9 @@ def _confirmation(i: int, rng: np.random.Generator, fact_id: str) -> PlantedText
         ),
     )
     anchors = (
-        AnchorGroup("action", (v, g, n, _past(v))),
-        AnchorGroup("object", (o,)),
-        AnchorGroup("condition", CONFIRM_FORMS),
+        AnchorGroup("action", (v, g, n, _past(v), *ACTION_SYNONYMS.get(v, ()))),
+        AnchorGroup("object", (o, *OBJECT_FORMS.get(o, ()))),
+        AnchorGroup("condition", CONFIRM_FORMS + CONFIRM_MORE),
     )
     fact = Fact(
         fact_id,

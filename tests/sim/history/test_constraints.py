@@ -149,3 +149,20 @@ def test_prohibition_for_the_notes_constraint() -> None:
 def test_prohibition_for_unknown_slots() -> None:
     with pytest.raises(KeyError, match="teleport"):
         prohibition_for("teleport", "credential", 4, "f1")
+
+
+def test_object_synonyms_never_name_a_near_miss_object() -> None:
+    """A synonym that a near-miss object contains would make the near miss count as the fact."""
+    from sim.grading.frames import has_object, lemma_forms, read_clause
+    from sim.grading.grade import matcher
+    from sim.grading.text import lemmas
+    from sim.history.constraint_pools import OTHER_OBJECTS
+
+    for cls in CLASSES:
+        for variant in range(CLASSES[cls][1]):
+            fact = build_fact(cls, variant, np.random.default_rng(0), "f").fact
+            frame = matcher(fact).frame
+            for other in OTHER_OBJECTS:
+                clause = read_clause(lemmas(normalize(f"Check the {other} later.")))
+                assert not has_object(frame, clause), (fact.topic.forms, other)
+            assert lemma_forms(fact.topic.forms)
