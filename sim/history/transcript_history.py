@@ -113,32 +113,36 @@ def transcript_history(
         units.append(Unit(uid, UnitKind.CONSTRAINT, salience, renderings, fact.fact_id, inverted))
         turns[at].append(uid)
         facts[fact.fact_id] = fact
+    declared: set[str] = set()
+    shared: dict[str, int] = {}  # a declared fact on a line another declared fact holds
     for fact in declare:
         if fact.fact_id in facts:
             raise UserError(f"{transcript.source}: fact id {fact.fact_id!r} is used twice")
-        holder = next(
-            (
-                u
-                for u in units
-                if u.kind is not UnitKind.HEADER
-                and u.fact_id is None
-                and grade_text(u.renderings[0] + "\n", [fact], counter)[0].grade.at_floor
-            ),
-            None,
-        )
-        if holder is None:
+        carriers = [
+            u
+            for u in units
+            if u.kind is not UnitKind.HEADER
+            and (u.fact_id is None or u.fact_id in declared)
+            and grade_text(u.renderings[0] + "\n", [fact], counter)[0].grade.at_floor
+        ]
+        holder = next((u for u in carriers if u.fact_id is None), None)
+        if holder is None and carriers:
+            shared[fact.fact_id] = carriers[0].unit_id
+        elif holder is None:
             raise UserError(
                 f"{transcript.source}: fact {fact.fact_id!r}: no line of the transcript "
                 f"carries it at its floor (anchors of {fact.text!r})"
             )
-        units[holder.unit_id] = replace(
-            holder,
-            kind=UnitKind.CONSTRAINT,
-            salience=SALIENCE[UnitKind.CONSTRAINT],
-            fact_id=fact.fact_id,
-        )
+        else:
+            units[holder.unit_id] = replace(
+                holder,
+                kind=UnitKind.CONSTRAINT,
+                salience=SALIENCE[UnitKind.CONSTRAINT],
+                fact_id=fact.fact_id,
+            )
+        declared.add(fact.fact_id)
         facts[fact.fact_id] = fact
-    return _assemble(transcript, units, turns, facts, counter)
+    return _assemble(transcript, units, turns, facts, counter, shared)
 
 
 def _assemble(
@@ -147,14 +151,16 @@ def _assemble(
     turns: list[list[int]],
     facts: dict[str, Fact],
     counter: MemoCounter,
+    shared: dict[str, int] | None = None,
 ) -> History:
     total = sum(counter.count_line(units[u].renderings[0]) for ids in turns for u in ids)
     placed: dict[str, Fact] = {}
     pos = 0
     for i, ids in enumerate(turns):
         for u in ids:
-            fid = units[u].fact_id
-            if fid is not None:
+            here = [units[u].fact_id] if units[u].fact_id is not None else []
+            here += [fid for fid, unit in (shared or {}).items() if unit == u]
+            for fid in here:
                 placed[fid] = replace(facts[fid], turn=i + 1, depth=round(pos / max(total, 1), 4))
             pos += counter.count_line(units[u].renderings[0])
     roles = [t.role for t in transcript.turns]

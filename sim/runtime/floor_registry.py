@@ -34,7 +34,7 @@ from typing import Any
 from sim.errors import UserError
 from sim.files import read_toml
 from sim.grading.grade import Sentences, grade_fact, sentence_polarity
-from sim.grading.text import normalize, split_sentences
+from sim.grading.text import lemmas, normalize
 from sim.tokens import Tokenizer, get_counter
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
@@ -80,9 +80,8 @@ def declare_fact(
         raise FloorRegistryError(f"fact: id={fact_id!r} must be a non-empty string")
     if not isinstance(text, str) or not text.strip() or "\n" in text.strip():
         raise FloorRegistryError(f"{where}: text={text!r} must be one non-empty line")
-    if len(split_sentences(text)) != 1:
-        raise FloorRegistryError(f"{where}: text={text!r} must be one sentence")
     norm = normalize(text)
+    lemma_text = lemmas(norm)
     if "object" not in anchors:
         raise FloorRegistryError(
             f"{where}: anchors need an 'object' group (what the fact is about); "
@@ -91,7 +90,7 @@ def declare_fact(
     groups = []
     for role, value in anchors.items():
         forms = _forms(f"{where}: anchors.{role}", value)
-        if not any(normalize(f) in norm for f in forms):
+        if not any(lemmas(normalize(f)) in lemma_text for f in forms):
             raise FloorRegistryError(
                 f"{where}: anchors.{role}={list(forms)!r}: no form occurs in the text {text!r}"
             )
@@ -99,7 +98,7 @@ def declare_fact(
         if opposites and role in opposites:
             flips = _forms(f"{where}: opposites.{role}", opposites[role])
         for f in flips:
-            if normalize(f) in norm:
+            if lemmas(normalize(f)) in lemma_text:
                 raise FloorRegistryError(
                     f"{where}: opposites.{role}: {f!r} occurs in the fact's own text"
                 )

@@ -149,6 +149,28 @@ def test_declared_facts_are_found_where_the_transcript_states_them() -> None:
     assert history.text.startswith("### turn 1 · system\nYou are the release assistant")
 
 
+def test_two_declared_facts_may_share_one_transcript_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.txt"
+    path.write_text(
+        "user: Hi.\n"
+        "user: Never force-push to main, and do not restart the payment worker before step 3.\n"
+        "assistant: Understood.\n",
+        encoding="utf-8",
+    )
+    push = declare_fact(
+        "Never force-push to main.", {"action": ["force-push"], "object": ["main"]}, fact_id="a"
+    )
+    restart = declare_fact(
+        "Do not restart the payment worker before step 3.",
+        {"action": ["restart"], "object": ["payment worker"], "condition": ["before step 3"]},
+        fact_id="b",
+    )
+    history = transcript_history(load_transcript(path), counter(), declare=[push, restart])
+    by_id = {f.fact_id: f for f in history.facts}
+    assert by_id["a"].turn == by_id["b"].turn and by_id["a"].depth == by_id["b"].depth
+    assert [f.fact_id for f in history.facts] == ["a", "b"]
+
+
 def test_planted_facts_go_to_the_user_turn_nearest_their_depth() -> None:
     t = load_transcript(EXAMPLES / "oncall.txt")
     shallow = Placement(note_fact("early"), depth=0.0)

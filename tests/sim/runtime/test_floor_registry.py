@@ -57,7 +57,6 @@ def test_declared_fact_grades_verbatim_against_its_own_text_and_infers_polarity(
         ({"min_span_tokens": 50}, "grades degraded against its own floor"),
         ({"min_span_tokens": -1}, "min_span_tokens=-1 must be >= 0"),
         ({"text": "Do not rotate the credential.\nAfter step 4."}, "must be one non-empty line"),
-        ({"text": "Do not rotate the credential. Wait until after step 4."}, "one sentence"),
         ({"fact_id": " "}, "id=' ' must be a non-empty string"),
     ],
 )
@@ -66,6 +65,38 @@ def test_bad_declarations_name_the_fact_and_field(kwargs: dict[str, Any], messag
     text, anchors = args.pop("text"), args.pop("anchors")
     with pytest.raises(FloorRegistryError, match=message):
         declare_fact(text, anchors, **args)
+
+
+def test_a_fact_may_span_two_sentences_that_read_as_one() -> None:
+    """A rule split over two sentences, the second referring back, declares and grades."""
+    text = "Dropping the staging table is forbidden. That holds until the export is done."
+    fact = declare_fact(
+        text,
+        {"action": ["drop"], "object": ["staging table"], "condition": ["until the export"]},
+        fact_id="split",
+    )
+    assert fact.polarity is Polarity.FORBID
+    assert grade_one(
+        "Dropping the staging table is forbidden. That holds until the export is done.", fact
+    ).grade.at_floor
+    assert not grade_one("Dropping the staging table is forbidden.", fact).grade.at_floor
+
+
+def test_anchors_match_inflected_forms_of_the_text() -> None:
+    """An anchor written in its base form finds the text's plural or participle."""
+    fact = declare_fact(
+        "All admin consoles must stay on port 8443.",
+        {"object": ["admin console"], "value": ["8443"]},
+        fact_id="pin",
+        required=["object", "value"],
+    )
+    assert grade_one("The admin console listens on 8443.", fact).grade.at_floor
+    dropped = declare_fact(
+        "The staging tables must not be dropped before the export.",
+        {"action": ["drop"], "object": ["staging table"], "condition": ["before the export"]},
+        fact_id="drop",
+    )
+    assert grade_one("Never drop a staging table before the export.", dropped).grade.at_floor
 
 
 def test_the_shipped_example_registry_loads() -> None:
