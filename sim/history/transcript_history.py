@@ -158,7 +158,8 @@ def _assemble(
     pos = 0
     for i, ids in enumerate(turns):
         for u in ids:
-            here = [units[u].fact_id] if units[u].fact_id is not None else []
+            own = units[u].fact_id
+            here = [own] if own is not None else []
             here += [fid for fid, unit in (shared or {}).items() if unit == u]
             for fid in here:
                 placed[fid] = replace(facts[fid], turn=i + 1, depth=round(pos / max(total, 1), 4))

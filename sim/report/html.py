@@ -241,9 +241,10 @@ def render_report(
     manifest: dict[str, Any],
     *,
     plots: bool = True,
+    judge: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
 ) -> str:
     """The whole page as a string; `plots=False` leaves the figures out (they take most of
-    the time to build)."""
+    the time to build); `judge` adds the judge grader's agreement and disagreements."""
     view = run_view(manifest)
     agg = aggregate_run(rows, manifest)
     payload = trace_payload(traces, view.strategies, view.cells)
@@ -281,7 +282,9 @@ def render_report(
             tables_html(agg),
             "</section><section>",
             _plots(agg) if plots else '<p class="note">(plots left out)</p>',
-            '</section><section id="traces"><h2>Trace viewer</h2>',
+            "</section>",
+            _judge(judge) if judge is not None else "",
+            '<section id="traces"><h2>Trace viewer</h2>',
             '<p class="note">Pick a trial and a fact: its text at every level, side by side, with'
             " the grade, the sentence that carries it (highlighted), the budget and token counts."
             " Link to one with <code>report.html#trial=&lt;trial_id&gt;&amp;fact=f1</code>; a"
@@ -295,7 +298,47 @@ def render_report(
     )
 
 
+def _judge(judge: tuple[dict[str, Any], list[dict[str, Any]]], show: int = 200) -> str:
+    """The text grader against the judge model (compsim regrade RUN --grader judge)."""
+    summary, disagreements = judge
+    who = summary.get("judge", {})
+    head = ("class", "cases", "agree", "rate [95% CI]")
+    body = []
+    for name, r in [("all", summary.get("overall", {})), *summary.get("by_class", {}).items()]:
+        rate = r.get("rate")
+        ci = f"{rate:.1%} [{r.get('lo', 0):.1%}, {r.get('hi', 0):.1%}]" if rate is not None else "-"
+        body.append((name, str(r.get("cases", 0)), str(r.get("agree", 0)), ci))
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>" for cells in body
+    )
+    wrong = "".join(
+        "<tr>"
+        + "".join(
+            f"<td>{escape(str(d.get(k, '')))}</td>"
+            for k in ("trial_id", "level", "fact_id", "cls", "text_grade", "judge_grade", "reply")
+        )
+        + "</tr>"
+        for d in disagreements[:show]
+    )
+    return (
+        '<section id="judge"><h2>Text grader against the judge model</h2>'
+        f'<p class="note">Judge: {escape(str(who.get("name", "")))} '
+        f"{escape(str(who.get('model', '')))}; {summary.get('cases', 0)} fact-level verdicts, "
+        f"{summary.get('unanswered', 0)} unanswered. Where the two differ, read both.</p>"
+        "<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+        f"<h3>Disagreements ({len(disagreements)}; first {min(show, len(disagreements))})</h3>"
+        "<table><thead><tr><th>trial</th><th>level</th><th>fact</th><th>class</th>"
+        "<th>text grader</th><th>judge</th><th>judge's reply</th></tr></thead>"
+        f"<tbody>{wrong}</tbody></table></section>"
+    )
+
+
 def write_report(run: RunLike, path: str | Path, *, plots: bool = True) -> Path:
     """`compsim report`'s entry point: the run's report.html, written atomically."""
-    html = render_report(run.rows(), run.traces, run.manifest, plots=plots)
+    from sim.runs.regrade import read_judgements
+
+    where = getattr(run, "path", None)
+    judge = read_judgements(Path(where)) if where is not None else None
+    html = render_report(run.rows(), run.traces, run.manifest, plots=plots, judge=judge)
     return write_file(Path(path), html.encode("utf-8"))

@@ -43,6 +43,8 @@ def harness_version() -> str:
 def dump(scenario: Scenario) -> dict[str, Any]:
     """The scenario as plain JSON data (aliases as written in files, e.g. `class`)."""
     data: dict[str, Any] = scenario.model_dump(mode="json", by_alias=True)
+    if data.get("grading") is None:  # unset: the spec (and its hash) as before the option
+        data.pop("grading", None)
     return data
 
 

@@ -25,6 +25,7 @@ from sim.runs.scenario_parts import (
     MAX_CELLS,
     SWEEP_FIXED,
     ConstraintsConfig,
+    GradingConfig,
     HistoryConfig,
     Levels,
     StrategyConfig,
@@ -58,6 +59,7 @@ class Scenario(StrictModel):
         default_factory=dict, description="Named ladders that `ladder` (or a sweep) selects."
     )
     summarizer: SummarizerConfig = SummarizerConfig()
+    grading: GradingConfig | None = None
     _base_dir: Path | None = PrivateAttr(None)  # where `file:` prompt references are found
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict,
@@ -116,6 +118,13 @@ class Scenario(StrictModel):
         names = summarizer_names()
         if v.name not in names:
             raise ValueError(f"unknown summarizer {v.name!r}; valid: {', '.join(names)}")
+        return v
+
+    @field_validator("grading")
+    @classmethod
+    def _judge_known(cls, v: GradingConfig | None) -> GradingConfig | None:
+        if v is not None and v.judge is not None:
+            cls._summarizer_known(v.judge)
         return v
 
     @field_validator("tokenizer")

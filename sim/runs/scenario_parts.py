@@ -25,6 +25,7 @@ from sim.errors import ScenarioError
 from sim.grading.text import normalize
 from sim.history.constraints import CLASSES, PlantedText, prohibition_for
 from sim.history.generate import Placement
+from sim.summarizers.config import SummarizerConfig
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
 
@@ -176,6 +177,13 @@ SWEEP_FIXED = ("name", "description", "seed", "trials", "sweep", "ladders")
 """Top-level keys a sweep axis may not vary: they name the run or apply to every cell
 (cells share the seed, so cell k's trial i runs on the same history: paired comparisons)."""
 MAX_CELLS = 10_000
+
+
+class GradingConfig(StrictModel):
+    """`[grading]`: a second grader beside the text grader. `judge` is the model asked (the
+    summarizer table's fields); `compsim regrade RUN --grader judge` uses it."""
+
+    judge: SummarizerConfig | None = None
 
 
 class StrategyConfig(StrictModel):

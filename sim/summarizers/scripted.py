@@ -20,10 +20,21 @@ from typing import Literal
 
 import numpy as np
 
+from sim.grading.judge import LAST_LINE as JUDGE_LAST_LINE
 from sim.summarizers.backend import Completion, GenParams
 
 Script = Literal["rules", "echo"]
 _RULE = re.compile(r"\b(?:not|never|must|only|before|after|always|keep|confirm)\b", re.I)
+
+
+def _judge(prompt: str) -> str:
+    """A crude judge: how many of the rule's long words the summary holds (A all, B some,
+    D none). Deterministic, for tests of the judge's plumbing, not of judgement."""
+    summary = prompt.split("Summary:\n", 1)[-1].split("\n\nRule: ", 1)[0].lower()
+    rule = prompt.split("\n\nRule: ", 1)[-1].split("\n", 1)[0].lower()
+    words = {w for w in re.findall(r"[a-z]{5,}", rule)}
+    held = sum(w in summary for w in words)
+    return "A" if words and held == len(words) else "B" if held else "D"
 
 
 def _words(text: str) -> int:
@@ -70,6 +81,8 @@ class ScriptedModel:
             used = min(n, params.max_tokens)
             return Completion(text, "length" if cut else "stop", prompt_tokens, used)
         lines = [ln.strip() for ln in prompt.splitlines() if ln.strip()]
+        if lines and lines[-1] == JUDGE_LAST_LINE:  # the judge grader
+            return Completion(_judge(prompt), "stop", prompt_tokens, 1)
         if lines and lines[-1] == "Answer with the letter A or B only.":  # the probe
             ruled = [ln[0] for ln in lines if ln[:2] in ("A)", "B)") and _RULE.search(ln)]
             return Completion((ruled or ["A"])[0], "stop", prompt_tokens, 1)
