@@ -252,7 +252,7 @@ def _references(
         if not tokens:
             continue
         out.append(Reference(tokens, relation))
-        if conditional:
+        if conditional or relation is None:
             for word, opposites in lx.ANTONYMS.items():
                 if word in tokens:
                     for o in opposites:
@@ -282,6 +282,7 @@ class Frame:
     ordering: bool  # "A before B": the reference is an action with a modality of its own
     opposites: tuple[str, ...]
     other_value: re.Pattern[str] | None  # another value of the pinned value's kind
+    split_actions: tuple[re.Pattern[str], ...]  # "roll the canary out" for "roll out"
     imperatives: tuple[str, ...]  # "rotate ": a clause whose raw text opens so is an order
     literals: tuple[str, ...]  # the condition's own forms, which state it whole wherever seen
     required: tuple[str, ...]
@@ -330,9 +331,14 @@ class Frame:
             opposites,
             _other_value(groups["value"].forms[0]) if "value" in groups else None,
             tuple(
+                re.compile(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
+                for a in forms("action")
+                if a.count(" ") == 3
+            ),
+            tuple(
                 w + " "
                 for w in dict.fromkeys(normalize(f).split()[0] for f in groups["action"].forms)
-                if lemmas(" " + w + " ").strip() == w
+                if all(lemmas(f" {part} ").strip() == part for part in w.split("-"))
             )
             if "action" in groups
             else (),
@@ -395,6 +401,12 @@ def has_object(frame: Frame, clause: Clause) -> bool:
                 or tokens[i - 1] in lx.RELATIONS
             ):
                 return True
+    if (
+        frame.settings
+        and any(st in text for st in frame.settings)
+        and any(len(m) > 6 and m in text for m in frame.modifiers)
+    ):
+        return True  # "report.tz=UTC": the object's own modifier with the pinned setting
     for mods in frame.modifiers:
         pos = text.find(mods)
         if pos < 0:
@@ -521,6 +533,7 @@ class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
     NONE = "none"
+    REFUSAL = "refusal"  # a gate keyed to the user's refusal ("unless the user objects")
 
 
 def region(frame: Frame, clause: Clause) -> Region:
@@ -566,6 +579,8 @@ def region(frame: Frame, clause: Clause) -> Region:
             relation = {Relation.IF: Relation.AFTER, Relation.UNLESS: Relation.BEFORE}.get(
                 relation, relation
             )
+        if ref.antonym and not frame.conditional:
+            return Region.REFUSAL
         if ref.antonym:
             relation = lx.OPPOSITE[relation]
         return Region.SAME if relation is frame.region else Region.OPPOSITE

@@ -206,8 +206,10 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     """One clause against the frame: (evidence rank, anchors missing), or None."""
     text = clause.text
     present = {"object"}
-    if any(a in text for a in frame.actions) or (
-        frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)
+    if (
+        any(a in text for a in frame.actions)
+        or any(p.search(text) for p in frame.split_actions)
+        or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text))
     ):
         present.add("action")  # "skip the migration" names the required action by its absence
     if any(v in text for v in frame.values):
@@ -241,6 +243,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
                 return INVERTED, ("polarity",)
             return (DEGRADED, missing or ("polarity",)) if len(present) >= 2 else None
         kept = not missing
+    elif where is Region.REFUSAL:
+        return INVERTED, ("condition",)  # acting unless refused is acting without the yes
     elif where is Region.SAME:
         if not agrees:
             return (INVERTED, ("polarity",)) if names_it else None
@@ -263,7 +267,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             return ACTIONABLE, ()
         if not missing:
             missing = ("modality",)
-    if len(present) >= 2 or clause.hedged:
+    if len(present) >= 2 or clause.hedged or clause.reading is Reading.FORBID:
         return DEGRADED, missing or ("modality",)
     return None
 

@@ -232,6 +232,10 @@ _ANTONYMS = {
     "exceed": ("below", "under", "within"),
     "miss": ("meet", "hit", "make"),
     "critical": ("clean",),
+    "yes": ("no", "object", "objection", "refuse", "refusal", "reject", "decline", "veto"),
+    "confirm": ("object", "objection", "refuse", "reject", "decline", "veto"),
+    "approval": ("objection", "refusal", "rejection", "veto"),
+    "approve": ("object", "refuse", "reject", "decline", "veto"),
 }
 """Words whose swap turns a condition into its complement ("tests fail" / "tests pass")."""
 ANTONYMS = {lemma_phrase(k): tuple(lemma_phrase(v) for v in vs) for k, vs in _ANTONYMS.items()}

@@ -25,11 +25,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 37,
-    "confirmation": 37,
-    "ordering": 37,
+    "conditional": 38,
+    "confirmation": 40,
+    "ordering": 38,
     "prohibition": 40,
-    "value_pin": 38,
+    "value_pin": 39,
 }
 
 
