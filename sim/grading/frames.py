@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
@@ -170,6 +171,9 @@ def _ends_noun(token: str) -> bool:
     return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
 
 
+_NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -184,6 +188,7 @@ class Clause:
     exclusive: bool
     hedged: bool
     directive: bool  # permits or demands, rather than describes
+    deferred: bool  # forbids only by putting off ("pending", "on hold"), with no negation
     tokens: tuple[str, ...]
     text: str  # lemma space, space-padded
     raw: str = ""
@@ -192,9 +197,14 @@ class Clause:
 def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
     """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
     s = lemma_text
+    correction = _NOT_BEFORE.search(s)  # "after the user says yes, not before": exclusive
+    if correction is not None:
+        s = s[: correction.start()] + " only " + s[correction.end() :]
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
-    negated = bool(lx.NEGATION_RE.search(rest)) or (deferral and bool(lx.DEFERRAL_RE.search(rest)))
+    negation = bool(lx.NEGATION_RE.search(rest))
+    deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
+    negated = negation or deferred
     exclusive = bool(lx.EXCLUSIVE_RE.search(s))
     if lx.DOUBLE_NEGATIVE_RE.search(s):
         reading = Reading.POSITIVE
@@ -216,7 +226,14 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         lx.PERMISSION_RE.search(s) or lx.DIRECTIVE_RE.search(s) or lx.SKIP_RE.search(s)
     )
     return Clause(
-        reading, exclusive, bool(lx.HEDGE_RE.search(s)), directive, tuple(s.split()), s, raw
+        reading,
+        exclusive,
+        bool(lx.HEDGE_RE.search(s)),
+        directive,
+        deferred and reading is Reading.FORBID,
+        tuple(s.split()),
+        s,
+        raw,
     )
 
 
@@ -282,6 +299,7 @@ class Frame:
     ordering: bool  # "A before B": the reference is an action with a modality of its own
     opposites: tuple[str, ...]
     other_value: re.Pattern[str] | None  # another value of the pinned value's kind
+    moved_off: tuple[re.Pattern[str], ...]  # "moved off 9464", "instead of UTC"
     split_actions: tuple[re.Pattern[str], ...]  # "roll the canary out" for "roll out"
     imperatives: tuple[str, ...]  # "rotate ": a clause whose raw text opens so is an order
     literals: tuple[str, ...]  # the condition's own forms, which state it whole wherever seen
@@ -331,6 +349,11 @@ class Frame:
             opposites,
             _other_value(groups["value"].forms[0]) if "value" in groups else None,
             tuple(
+                re.compile(pattern.format(v=re.escape(v.strip())))
+                for v in forms("value")
+                for pattern in _MOVED
+            ),
+            tuple(
                 re.compile(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
                 for a in forms("action")
                 if a.count(" ") == 3
@@ -348,6 +371,10 @@ class Frame:
         )
 
 
+_MOVED = (
+    r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
+    r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
+)  # fmt: skip
 _VALUE_KINDS = (
     (r"^[a-z]{2}-[a-z]+-\d$", r"\b[a-z]{2}-[a-z]+-\d\b"),  # a cloud region
     (r"^\d+$", r"(?<![\d.:/-])\d{2,6}(?![\d.:/-])"),  # a port, a count
@@ -391,16 +418,16 @@ def has_object(frame: Frame, clause: Clause) -> bool:
         for i, t in enumerate(tokens):
             if t != head:
                 continue
-            if i + 1 < len(tokens) and not _ends_noun(tokens[i + 1]):
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if nxt and not _ends_noun(nxt) and nxt not in own:
                 continue  # "build cache": the head word is itself a modifier here
-            if (
-                i == 0
-                or tokens[i - 1] in own
-                or tokens[i - 1] in _FUNCTION
-                or f" {tokens[i - 1]} " in frame.actions
-                or tokens[i - 1] in lx.RELATIONS
-            ):
+            j = i - 1
+            while j >= 0 and tokens[j] in own:  # the object's own modifiers before the head
+                j -= 1
+            if j < 0 or _free(tokens, j, frame) or (j < i - 1 and tokens[j] in _FUNCTION):
                 return True
+            if nxt in own and (j == i - 1):
+                return True  # "buckets (new)"
     if (
         frame.settings
         and any(st in text for st in frame.settings)
@@ -417,6 +444,9 @@ def has_object(frame: Frame, clause: Clause) -> bool:
         lead = " " + " ".join(text[:pos].split()[-3:]) + " "
         if f" {after} " in frame.actions:
             return True  # "canary promotion"
+        follow = " " + " ".join(text[pos + len(mods) :].split()[:4]) + " "
+        if _ends_noun(after) and any(a in follow for a in frame.actions):
+            return True  # "main may be force-pushed only after ..."
         if (not after or _ends_noun(after)) and any(a in lead for a in frame.actions):
             return True  # "do not force-push to main until ..."
     return False
@@ -442,6 +472,7 @@ _SAME_REF = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=32_768)
 def stem(word: str) -> str:
     """A crude derivational stem, for references only: "deployment" ~ "deploy"."""
     for suffix in _SUFFIX:
@@ -462,9 +493,31 @@ def _matches(token: str, word: str) -> bool:
     return st == stem(word) or st in _EQUIVALENT.get(word, ())
 
 
+def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
+    """Whether token j may stand right before the object without naming another one: a
+    function word, a relation, or a verb of the fact's action that is not itself a noun's
+    modifier ("drop the table", not "vendor payout batch")."""
+    t = tokens[j]
+    if t in _FUNCTION or t in lx.RELATIONS:
+        return True
+    if f" {t} " in frame.actions:
+        return (
+            j == 0
+            or tokens[j - 1] in _FUNCTION
+            or tokens[j - 1] in _AFTER_NOUN
+            or (tokens[j - 1] in lx.RELATIONS)
+        )
+    return False
+
+
+_POLAR = frozenset(lx.ANTONYMS) | {w for ws in lx.ANTONYMS.values() for w in ws}
+
+
 def _window(tokens: tuple[str, ...], ref: frozenset[str]) -> tuple[int, int] | None:
     """The first span of `tokens` holding every word of `ref` (or an equivalent), at most 3
-    words looser."""
+    words looser; a reference of four words or more may miss one word that is not a number
+    ("canary err > 2%" for "canary error rate above 2")."""
+    need = len(ref) - 1 if len(ref) >= 4 else len(ref)
     width = len(ref) + 3
     for start, t in enumerate(tokens):
         if not any(_matches(t, w) for w in ref):
@@ -472,7 +525,7 @@ def _window(tokens: tuple[str, ...], ref: frozenset[str]) -> tuple[int, int] | N
         seen: set[str] = set()
         for j in range(start, min(len(tokens), start + width)):
             seen.update(w for w in ref if _matches(tokens[j], w))
-            if len(seen) == len(ref):
+            if len(seen) >= need and all(w in seen for w in ref if w.isdigit() or w in _POLAR):
                 return start, j + 1
     return None
 
@@ -502,6 +555,8 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     if obj is None or obj < ref_end:
         return None
     tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
+    if _FIRST.search(tail):
+        return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
     m = lx.RELATION_RE.search(tail)
     if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):
         return None
@@ -511,6 +566,7 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     return lx.RELATIONS[m.group(0)]
 
 
+_FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
 _TRAILING = frozenset(
     [
         "it",
@@ -554,6 +610,8 @@ def region(frame: Frame, clause: Clause) -> Region:
         found = _relation_before(tokens, start)
         if found is not None:
             relation = found[1]
+            if clause.deferred and found[0] in lx.GATES and relation is Relation.AFTER:
+                relation = Relation.BEFORE  # "pending (needs the user's approval)": until then
         else:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first

@@ -143,7 +143,10 @@ class Sentences:
     __slots__ = ("joined", "pairs", "starts")
 
     def __init__(self, text: str) -> None:
-        self.pairs = [p for line in reading_lines(text) for p in line_sentences(line)]
+        lines = text.split("\n")
+        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+            lines = reading_lines(text)  # a header's bullets or a split rule: read together
+        self.pairs = [p for line in lines if line for p in line_sentences(line)]
         # All sentences in lemma space in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.
         norms = [lem for _, _, lem in self.pairs]
@@ -230,10 +233,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     # a positive clause that only describes ("the backups are slated for deletion") neither
     # keeps nor reverses a restriction; one that permits or demands it reverses it
     opening = _LEADING.sub("", normalize(clause.raw)[1:]) if clause.raw else ""
-    acts = clause.directive or opening.startswith(frame.imperatives)
+    after_label = opening.split(": ", 1)[-1] if ": " in opening[:48] else opening
+    acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
-    if frame.values and "value" in present and _MOVED_OFF.search(text):
+    if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
     if frame.region is None or "condition" not in frame.required:
         if not agrees:
@@ -267,7 +271,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             return ACTIONABLE, ()
         if not missing:
             missing = ("modality",)
-    if len(present) >= 2 or clause.hedged or clause.reading is Reading.FORBID:
+    if len(present) >= 2 or clause.hedged or clause.directive or clause.reading is Reading.FORBID:
         return DEGRADED, missing or ("modality",)
     return None
 
@@ -284,9 +288,6 @@ def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
     return bool(present & {"setting", "action"}) and _ANY.search(clause.text) is not None
 
 
-_MOVED_OFF = re.compile(
-    r"(?<![\w-])(?:move off|moved off|away from|switch from|instead of|replace|no longer)(?![\w-])"
-)
 _GATES = frozenset({Relation.BEFORE, Relation.IF})
 
 

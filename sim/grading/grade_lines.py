@@ -83,8 +83,8 @@ class LineGrader:
         cache = self._lines
         best: dict[int, Evidence] = {}
         lines = text.split("\n")
-        if any(map(line_role, lines)):  # a header's bullets or a split rule: read together
-            lines = reading_lines(text)
+        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+            lines = reading_lines(text)  # a header's bullets or a split rule: read together
         for line, known in zip(lines, map(cache.get, lines), strict=True):
             if known is None:
                 if not line:

@@ -112,7 +112,7 @@ DOUBLE_NEGATIVE = (
 DIRECTIVE = (
     "must", "should", "shall", "need to", "needs to", "have to", "has to", "always",
     "make sure", "ensure", "be sure", "remember to", "required", "mandatory", "please",
-    "go ahead", "do", "let us", "you", "we will", "will", "is to", "are to", "to be",
+    "go ahead", "do", "let us", "you", "we will", "will",
 )  # fmt: skip
 """A positive clause with one of these (or opening with the action) tells the agent to act;
 without, it only describes ("the old backups are slated for deletion")."""
@@ -216,12 +216,17 @@ EXCLUSIVE_RE = _any(EXCLUSIVE)
 DIRECTIVE_RE = _any(DIRECTIVE)
 HEDGE_RE = _any(HEDGE)
 WAIVE_RE = _any(WAIVE)
+_EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
+_EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")
 EXCEPT_PIN_RE = re.compile(
-    r"(?<![\w-])(?:no|never|not|nothing|none)(?![\w-]).*?(?<![\w-])(?:"
-    + "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
-    + r")(?![\w-])"
+    r"(?<![\w-])(?:no|never|not|nothing|none)(?![\w-]).*?(?<![\w-])(?:" + _EXCEPT + r")(?![\w-])"
+    r"|(?<![\w-])(?:"
+    + _EXCEPT_LEADING
+    + r")(?![\w-]).*?(?<![\w-])(?:ban|forbid|not|never|prohibit|"
+    r"disallow|refuse|reject)(?![\w-])"
 )
-"""A negation with an exception in one clause: "no console on any port but 8443"."""
+"""A negation with an exception in one clause: "no console on any port but 8443", "log
+levels other than WARN are banned"."""
 
 _ANTONYMS = {
     "fail": ("pass", "succeed", "green", "ok", "clean"),

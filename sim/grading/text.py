@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+# not after "i.e." / "e.g." / "etc." / "vs.": "banned from step 5 on (i.e. after step 4)"
+_SENTENCE_END = re.compile(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?;])\s+|\n+")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _IRREGULAR = {
     "can't": "can not",
@@ -43,7 +44,8 @@ _PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
 _SPACES = re.compile(r"\s+")
 # Symbols telegraphic notes use for words ("err rate > 2% => no promote", "migrate -> deploy").
 _SYMBOLS = {
-    "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ", "<=": " at most ",
+    "w/o": " without ", "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ",
+    "<=": " at most ",
     "≥": " at least ", "≤": " at most ", ">": " above ", "<": " below ", "%": " percent ",
 }  # fmt: skip
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
@@ -125,7 +127,8 @@ _ABBREVIATIONS = {
     "backups": "backup", "bkp": "backup", "bkps": "backup", "tbl": "table", "tbls": "table",
     "bkt": "bucket", "bkts": "bucket", "integ": "integration", "err": "error",
     "errs": "error", "ts": "timestamp", "vol": "volume", "vols": "volume", "util": "usage",
-    "rm": "delete", "oks": "ok", "okays": "ok", "w": "with", "w/o": "without",
+    "rm": "delete", "svc": "service", "svcs": "service", "oks": "ok", "okays": "ok",
+    "w": "with", "w/o": "without",
     "wo": "without", "b4": "before", "thru": "through",
     "til": "until", "till": "until", "shouldnt": "should not", "dont": "do not",
     "cant": "can not", "wont": "will not", "isnt": "is not", "arent": "are not",

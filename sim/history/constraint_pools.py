@@ -152,7 +152,7 @@ ACTION_SYNONYMS = {
     "revoke": ("invalidate", "disable", "withdraw"),
     "truncate": ("empty", "clear", "wipe"),
     "reindex": ("rebuild", "re-index"),
-    "purge": ("clear", "flush", "invalidate", "wipe"),
+    "purge": ("clear", "flush", "invalidate", "wipe", "nuke", "empty"),
     "redeploy": ("deploy", "roll out", "ship", "push"),
     "scale down": ("downscale", "shrink", "scale in", "reduce"),
     "renew": ("reissue", "refresh", "replace", "rotate"),
@@ -199,6 +199,8 @@ OBJECT_FORMS = {
     "ledger volume": ("ledger disk", "ledger vol", "ledger ebs volume"),
     "legacy orders table": ("legacy orders", "old orders table", "legacy order table"),
     "payment worker": ("payments worker", "payment service worker", "payment workers"),
+    "on-call channel": ("oncall channel", "oncall", "on-call room", "pager channel"),
+    "session cache": ("sess cache", "session store cache"),
 }  # fmt: skip
 CONFIRM_MORE = (
     "user approval", "user's approval", "user ok", "user okay", "user's go-ahead",
