@@ -198,6 +198,12 @@ def _grading(trials: int, profile_top: int) -> dict[str, Any]:
         return out
 
     counter.clear()  # as a fresh sweep's: this process counted the floor's texts before
+    try:  # steady state, as in a sweep's workers: the lemma tables load once per process
+        from sim.grading.text import warm_lemmas
+
+        warm_lemmas()
+    except ImportError:  # a checkout from before the lemma space
+        pass
     TrialMemo.grade = timed  # type: ignore[method-assign]
     SimulatedSummarizer.summarize = timed_summarize  # type: ignore[method-assign]
     counter._encode_len = timed_encode

@@ -194,6 +194,7 @@ class Clause:
     raw: str = ""
 
 
+@lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
 def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
     """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
     s = lemma_text
@@ -289,6 +290,7 @@ class Frame:
     objects: tuple[str, ...]  # space-padded full forms
     heads: tuple[tuple[str, frozenset[str]], ...]  # head word, its own modifiers
     modifiers: tuple[str, ...]  # space-padded modifier runs of multi-word objects
+    partners: tuple[str, ...]  # action, value and setting forms: what a partial object needs
     reference_words: frozenset[str]
     actions: tuple[str, ...]
     values: tuple[str, ...]
@@ -338,6 +340,7 @@ class Frame:
             objects,
             tuple(heads),
             tuple(dict.fromkeys(modifiers)),
+            forms("action") + forms("value") + forms("setting"),
             frozenset(w for r in references for w in r.tokens),
             forms("action"),
             forms("value"),
@@ -405,15 +408,20 @@ def _default_region(fact: Fact) -> Relation:
     return Relation.IF
 
 
-def has_object(frame: Frame, clause: Clause) -> bool:
+def has_object(frame: Frame, clause: Clause | str) -> bool:
     """Whether the clause names the fact's object: a full form; its head word after one of
     its own modifiers, a function word, an action or a relation ("drop the table", "this
     table", not "staging table"); or all its modifiers without the head ("nightly compaction"
-    for "nightly compaction job"; one modifier only right before an action: "canary promotion")."""
-    text = clause.text
+    for "nightly compaction job"; one modifier only right before an action: "canary promotion").
+    `clause` may be a clause's text in lemma space, so the check runs before the clause is read."""
+    text = clause if isinstance(clause, str) else clause.text
     if any(o in text for o in frame.objects):
         return True
-    tokens = clause.tokens
+    # a part of the object stands for it only beside the rule's action, value or setting:
+    # "drop the table" is about the fact's table, "the table is slow" says nothing of the rule
+    if not any(a in text for a in frame.partners):
+        return False
+    tokens = tuple(text.split()) if isinstance(clause, str) else clause.tokens
     for head, own in frame.heads:
         for i, t in enumerate(tokens):
             if t != head:

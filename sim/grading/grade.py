@@ -45,7 +45,13 @@ class Matcher:
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
-        frame = Frame.of(fact)
+        # a sweep plants the same rule in trial after trial as a new Fact: read it once
+        key = (fact.cls, fact.polarity, fact.anchors, fact.floor.required)
+        frame = _FRAMES.get(key)
+        if frame is None:
+            if len(_FRAMES) > 4_096:
+                _FRAMES.clear()
+            frame = _FRAMES[key] = Frame.of(fact)
         heads = tuple(f" {h} " for h, _ in frame.heads)
         topic = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
         return cls(fact, normalize(fact.text), frame, topic)
@@ -53,6 +59,7 @@ class Matcher:
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
 _MATCHERS: dict[int, Matcher] = {}
+_FRAMES: dict[tuple[object, ...], Frame] = {}
 
 
 def matcher(fact: Fact) -> Matcher:
@@ -178,9 +185,10 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     frame = m.frame
     whole: Clause | None = None
     best: tuple[int, tuple[str, ...]] | None = None
-    for clause in clause_readings(raw, frame.deferral):
-        if not has_object(frame, clause):
+    for part, text in clause_texts(raw, lem):
+        if not has_object(frame, text):
             continue
+        clause = read_clause(text, frame.deferral, part)
         if whole is None:
             whole = clause if len(clause.text) == len(lem) else read_clause(lem, frame.deferral)
         found = judge(frame, clause, whole)
@@ -200,9 +208,21 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
 
 
+# a sentence with none of these is one clause (sim.grading.clauses): no need to split it
+_MAY_SPLIT = re.compile(
+    r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
+    r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=16_384)
-def clause_readings(raw: str, deferral: bool) -> tuple[Clause, ...]:
-    return tuple(read_clause(lemmas(normalize(c)), deferral, c) for c in clauses(raw))
+def clause_texts(raw: str, lem: str) -> tuple[tuple[str, str], ...]:
+    """A sentence's clauses, raw and in lemma space (the sentence's own lemma text when it is
+    one clause: most are)."""
+    if not _MAY_SPLIT.search(raw):
+        return ((raw, lem),)
+    return tuple((c, lemmas(normalize(c))) for c in clauses(raw))
 
 
 def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, ...]] | None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim.grading.frames import Frame
 from sim.grading.grade import (
     Evidence,
+    Matcher,
     dropped,
     evidence,
     line_role,
@@ -22,24 +24,63 @@ from sim.grading.grade import (
     matcher,
     reading_lines,
 )
-from sim.grading.text import lemma_filter, may_mention
+from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
 LineEvidence = tuple[tuple[int, Evidence], ...]  # (index of the fact, evidence), text order
 
 
+def _runs(forms: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`lemma_filter`'s runs, a form of digits only ("9464") standing for itself."""
+    digits = tuple(f.strip() for f in forms if f.strip().isdigit())
+    words = lemma_filter(tuple(f for f in forms if not f.strip().isdigit()))
+    if words is None and len(digits) < len(forms):
+        return None
+    return (*(words or ()), *digits)
+
+
+Checks = tuple[
+    tuple[str, ...], tuple[Need, ...], tuple[str, ...], tuple[str, ...], tuple[Need, ...]
+]
+_CHECKS: dict[int, tuple[Frame, Checks | None]] = {}
+
+
+def _checks(m: Matcher) -> Checks | None:
+    """One fact's raw-line filter (cached per frame): its whole object's quick runs and every
+    word, its partial object's, and its partners' runs; None when no filter is safe."""
+    cached = _CHECKS.get(id(m.frame))
+    if cached is not None and cached[0] is m.frame:
+        return cached[1]
+    frame = m.frame
+    partial_forms = tuple(f for f in m.topic_forms if f not in frame.objects)
+    parts = (
+        lemma_filter(frame.objects),
+        lemma_needs(frame.objects),
+        lemma_filter(partial_forms) if partial_forms else (),
+        _runs(frame.partners),
+        lemma_needs(partial_forms) if partial_forms else (),
+    )
+    checks: Checks | None = None if any(p is None for p in parts) else parts  # type: ignore[assignment]
+    if len(_CHECKS) > 4_096:
+        _CHECKS.clear()
+    _CHECKS[id(frame)] = (frame, checks)
+    return checks
+
+
 class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
     __slots__ = (
+        "_checks",
         "_counter",
         "_dropped",
         "_facts",
+        "_filtered",
         "_index",
+        "_joiners",
         "_lines",
         "_matchers",
-        "_raw_topics",
         "_topics",
     )
 
@@ -54,14 +95,33 @@ class LineGrader:
         # at once, most of them before they are even normalized (sim.grading.text.raw_filter says
         # why that is safe). Substring tests, not a regex: compiling one per trial cost more.
         self._topics = tuple(sorted({form for m in self._matchers for form in m.topic_forms}))
-        self._raw_topics = lemma_filter(self._topics)
+        # A line names a fact's object whole, or a part of it beside one of the same fact's
+        # actions, values or settings (sim.grading.frames.has_object): the filter asks the
+        # same of the raw line, first by one run per form (in C), then every word of a form.
+        checks = [_checks(m) for m in self._matchers]
+        self._filtered = all(c is not None for c in checks)
+        self._checks = tuple(c for c in checks if c is not None)
+        self._joiners: set[str] = set()
 
     def knows(self, facts: Sequence[Fact]) -> bool:
         index, own = self._index, self._facts
         return all((i := index.get(id(f))) is not None and own[i] is f for f in facts)
 
+    def _mentions(self, line: str) -> bool:
+        key = raw_key(line)
+        for quick, whole, partial_quick, partners, partial in self._checks:
+            if any(map(key.__contains__, quick)) and holds(key, whole):
+                return True
+            if (
+                any(map(key.__contains__, partial_quick))
+                and any(map(key.__contains__, partners))
+                and holds(key, partial)
+            ):
+                return True
+        return False
+
     def _evidence(self, line: str) -> LineEvidence:
-        if self._raw_topics is not None and not may_mention(line, self._raw_topics):
+        if self._filtered and not self._mentions(line):
             return ()
         found = []
         topics = self._topics
@@ -80,21 +140,28 @@ class LineGrader:
         """Every fact of `facts` (all known to this grader) against `text`."""
         if not facts:
             return ()
+        best, joins = self._best(text.split("\n"))
+        if joins:  # a header's bullets or a split rule: read together (rare, so done again)
+            best, _ = self._best(reading_lines(text))
+        index, none = self._index, self._dropped
+        return tuple(
+            won[1] if (won := best.get(k := index[id(f)])) is not None else none[k] for f in facts
+        )
+
+    def _best(self, lines: list[str]) -> tuple[dict[int, Evidence], bool]:
+        """The best evidence per fact over `lines`, and whether a line joins its neighbours."""
         cache = self._lines
         best: dict[int, Evidence] = {}
-        lines = text.split("\n")
-        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
-            lines = reading_lines(text)  # a header's bullets or a split rule: read together
         for line, known in zip(lines, map(cache.get, lines), strict=True):
             if known is None:
                 if not line:
                     continue
                 known = cache[line] = self._evidence(line)
+                role = line_role(line)
+                if role is not None and role[0] != "header":
+                    self._joiners.add(line)
             for k, ev in known:
                 held = best.get(k)
                 if held is None or ev[0] < held[0]:
                     best[k] = ev
-        index, none = self._index, self._dropped
-        return tuple(
-            won[1] if (won := best.get(k := index[id(f)])) is not None else none[k] for f in facts
-        )
+        return best, bool(self._joiners) and not self._joiners.isdisjoint(lines)

@@ -175,17 +175,38 @@ def _lemma(token: str) -> str:
 _SPLIT_TOKEN = re.compile(r"(?<=[a-z])[-.](?=[a-z0-9])|(?<=[0-9])-(?=[a-z])|(?<=[a-z])(?=[0-9])")
 
 
+_TOKENS: dict[str, tuple[str, ...]] = {}
+
+
+def _token_lemmas(raw: str) -> tuple[str, ...]:
+    """One normalized token in lemma space: a compound gives several words."""
+    cached = _TOKENS.get(raw)
+    if cached is None:
+        if raw in _ABBREVIATIONS or raw.isalpha():
+            cached = tuple(_lemma(raw).split())
+        else:
+            cached = tuple(
+                w for part in _SPLIT_TOKEN.sub(" ", raw).split() for w in _lemma(part).split()
+            )
+        if len(_TOKENS) >= _MAX_LEMMAS:
+            _TOKENS.clear()
+        _TOKENS[raw] = cached
+    return cached
+
+
+def warm_lemmas() -> None:
+    """Load the lemma tables now (~1 s, once per process): a sweep's forkserver does it before
+    it forks, so workers inherit them instead of each paying for them on their first grade."""
+    _lemma("warming")
+
+
 def lemmas(normalized: str) -> str:
     """`normalize`'s output in lemma space, padded with spaces like it for whole-word search.
     Compounds split into words ("payment-worker", "worker.restart", "step3"), and an ordinal
     word next to "step" becomes its digit ("the third step" = "step 3")."""
-    tokens = []
+    tokens: list[str] = []
     for raw in normalized.split():
-        if raw in _ABBREVIATIONS:
-            tokens.extend(_lemma(raw).split())
-            continue
-        for part in _SPLIT_TOKEN.sub(" ", raw).split():
-            tokens.extend(_lemma(part).split())
+        tokens.extend(_token_lemmas(raw))
     for i, t in enumerate(tokens):
         if t in _ORDINAL_WORDS and (
             (i + 1 < len(tokens) and tokens[i + 1] == "step") or (i and tokens[i - 1] == "step")
@@ -216,7 +237,42 @@ def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
             return None
         word = max(words, key=len)
         runs.add(word[:-1] if len(word) > 3 and word[-1] in "ey" else word)
-        runs.update(s for s in _SOURCES.get(word, ()) if s.isalpha())
-        if any(not s.isalpha() for s in _SOURCES.get(word, ())):
-            return None  # "k8s": no run of letters names it
+        runs.update(_SOURCES.get(word, ()))  # "creds", "k8s", "back-up": raw_key holds them
     return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None
+
+
+Need = tuple[tuple[str, ...], ...]  # every word of a form, each by its accepted runs
+
+
+def lemma_needs(forms: Iterable[str]) -> tuple[Need, ...] | None:
+    """A stricter `lemma_filter`: per form, every word's runs (its stem cut past a final e or
+    y, and the abbreviations that lemmatize to it); `raw_key(text)` holds one run of every word
+    of a form whenever the form can occur in `lemmas(normalize(text))`. None when some form
+    has a word no run stands for (digits only, an expanded contraction)."""
+    out = []
+    for form in forms:
+        words = [w for w in form.split() if w not in _EXPANDED]
+        need = []
+        for word in words:
+            if word.isdigit():  # "3": the raw text may spell it ("three", "third")
+                spelled = [
+                    w for w, d in (*_NUMBER_WORDS.items(), *_ORDINAL_WORDS.items()) if d == word
+                ]
+                need.append(tuple(sorted({word, *spelled})))
+                continue
+            runs = [r for r in re.findall("[a-z]+", word)]
+            if not runs or not word.replace("-", "").isalnum():
+                return None
+            main = max(runs, key=len)
+            alts = {main[:-1] if len(main) > 3 and main[-1] in "ey" else main}
+            alts.update(_SOURCES.get(word, ()))
+            need.append(tuple(sorted(alts)))
+        if not need:
+            return None
+        out.append(tuple(need))
+    return tuple(dict.fromkeys(out))
+
+
+def holds(key: str, needs: tuple[Need, ...]) -> bool:
+    """Whether `raw_key` text `key` holds a run of every word of one of the forms."""
+    return any(all(any(map(key.__contains__, alts)) for alts in need) for need in needs)

@@ -27,12 +27,15 @@ from itertools import islice
 from typing import Any, Protocol
 
 from sim.errors import UserError
+from sim.grading.text import warm_lemmas
 from sim.runs.records import trace_row, trial_row
 from sim.runs.scenario import Scenario
 from sim.runs.store import dumps
 from sim.runs.trial import run_strategy, strategy_key, trial_history, trial_id
 from sim.summarizers.registry import counter_for, usage, usage_delta
 from sim.types import TrialRecord
+
+warm_lemmas()  # here, so the forkserver (which preloads this module) loads them for every worker
 
 MAX_BATCH = 50
 _ERROR_CHARS = 500
