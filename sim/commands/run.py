@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from sim.commands.user_code import add_user_code_args, strategy_overrides
 from sim.errors import UserError
 from sim.report.tables import format_table
 from sim.runs.grid import Grid, load_grid
@@ -56,6 +57,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         help=f"keep level texts for the first K trials of each cell (default {DEFAULT_TRACES})",
     )
     add_summarizer_args(p)
+    add_user_code_args(p)
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,6 +120,7 @@ def jobs_from(args: argparse.Namespace) -> int:
 def grid_from(args: argparse.Namespace) -> Grid:
     """The scenario with -S overrides, then --trials / --seed (which win)."""
     overrides = list(args.overrides) + summarizer_overrides(args, args.overrides)
+    overrides += strategy_overrides(args, args.overrides)
     if args.trials is not None:
         overrides.append(f"trials={args.trials}")
     if args.seed is not None:
