@@ -12,7 +12,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.commands.user_code import add_user_code_args, strategy_overrides
+from sim.commands.user_code import (
+    add_user_code_args,
+    print_verdicts,
+    strategy_overrides,
+    user_labels,
+)
 from sim.errors import UserError
 from sim.report.tables import format_table
 from sim.runs.grid import Grid, load_grid
@@ -182,4 +187,5 @@ def run(args: argparse.Namespace) -> int:
     )
     print_result(result)
     print(f"\nreport: compsim report {result.path}")
-    return 1 if result.errors else 0
+    silent = print_verdicts(result.path, user_labels(args))
+    return 1 if result.errors or silent else 0

@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from sim.errors import UserError
 from sim.grading.outcomes import REFERENCES
 from sim.runtime.reference import split_reference
+from strategies.registry import create_strategy
 
 
 def add_user_code_args(p: argparse.ArgumentParser) -> None:
@@ -47,9 +49,19 @@ def entries(args: argparse.Namespace) -> list[dict[str, Any]]:
     for key, flag in (("callable", "compactor"), ("factory", "strategy_factory")):
         for value in getattr(args, flag, []) or []:
             name, ref = _named(value)
-            split_reference(ref)  # the shape first: `mine` alone is a clear one-line error
-            out.append({"name": name, key: ref} if name else {key: ref})
+            flagname = "--strategy" if key == "factory" else "--compactor"
+            entry = {"name": name, key: ref} if name else {key: ref}
+            try:
+                split_reference(ref)
+                create_strategy(name or _default_name(ref), **{key: ref})
+            except UserError as exc:
+                raise UserError(f"{flagname} {value}: {exc}") from None
+            out.append(entry)
     return out
+
+
+def _default_name(ref: str) -> str:
+    return ref.rpartition(":")[2].rpartition(".")[2]
 
 
 def _named(value: str) -> tuple[str | None, str]:
@@ -79,5 +91,19 @@ def user_labels(args: argparse.Namespace) -> list[str]:
     labels = []
     for e in entries(args):
         ref = e.get("callable") or e.get("factory") or ""
-        labels.append(e.get("name") or ref.rpartition(":")[2].rpartition(".")[2])
+        labels.append(e.get("name") or _default_name(ref))
     return labels
+
+
+def print_verdicts(path: Path, labels: Sequence[str]) -> bool:
+    """One line per compactor under test; True when one of them collapsed silently (the run
+    then exits 1, like a failed check)."""
+    if not labels:
+        return False
+    from sim.regression.compactor_report import CompactorReport
+
+    collapses = CompactorReport.load(path, labels).collapses()
+    print()
+    for c in collapses:
+        print(c.line())
+    return any(c.silent for c in collapses)
