@@ -27,9 +27,7 @@ class _NoModel:
 def _trial(name: str, **args: object):  # type: ignore[no-untyped-def]
     strategy = create_strategy(name, **args)
     history = small_history(seed=3)
-    return run_trial(
-        history, SMALL_LADDER, strategy, _NoModel(), counter(), trial_id="t", seed=3
-    )  # type: ignore[arg-type]
+    return run_trial(history, SMALL_LADDER, strategy, _NoModel(), counter(), trial_id="t", seed=3)  # type: ignore[arg-type]
 
 
 def test_a_compactor_runs_at_every_level_under_its_own_name() -> None:
