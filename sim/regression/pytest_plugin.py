@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sim.regression.compactor_report import CompactorReport
 
 MARKER = "compsim"
+SILENT_GATE = ("silent_collapse_rate:+0.00",)
 UPDATE = "--compsim-update-baseline"
 
 
