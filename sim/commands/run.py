@@ -1,7 +1,7 @@
 """`compsim run SCENARIO`: run a scenario's sweep into a run directory, then print the table.
 
-Exit codes: 0 done; 1 done, but some trials raised (error rows); 2 bad input; 130 Ctrl-C
-(resumable with --resume DIR).
+Exit codes: 0 done; 1 done, but some trials raised (error rows), or a `--compactor` /
+`--strategy` under test collapsed silently; 2 bad input; 130 Ctrl-C (resumable with --resume DIR).
 """
 
 from __future__ import annotations

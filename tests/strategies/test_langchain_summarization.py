@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("langchain", reason="needs the integrations extra (make test has it)")
 
@@ -18,7 +20,7 @@ from strategies.langchain_summarization import (
     to_messages,
     to_text,
 )
-from tests.helpers import EchoSummarizer, context, counter, small_history
+from tests.helpers import EchoSummarizer, context, counter, examples, small_history
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny.toml"
@@ -81,3 +83,23 @@ def test_a_compactor_over_your_own_chat_model(tmp_path: Path) -> None:
     )  # fmt: skip
     (c,) = report.collapses()
     assert c.strategy == "langchain" and c.trials == 2 and c.silent == 2  # the canned reply
+
+
+_LINE = (
+    st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1)
+    .map(str.strip)
+    .filter(bool)
+)
+
+
+@given(
+    st.lists(
+        st.one_of(_LINE, st.sampled_from(["### turn 3 · user", "### turn 4 · assistant"])),
+        min_size=1,
+        max_size=12,
+    )
+)
+@settings(max_examples=examples(1.0))
+def test_no_line_is_lost_or_added_between_text_and_messages(lines: list[str]) -> None:
+    text = "".join(ln + "\n" for ln in lines)
+    assert to_text(to_messages(text)) == text
