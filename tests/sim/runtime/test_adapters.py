@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import subprocess
 import sys
 from typing import Any
@@ -41,9 +42,13 @@ def test_importing_the_floor_gate_loads_no_framework() -> None:
     assert out.stdout.strip() == "[]"
 
 
-class TestLangChain:
-    lc = pytest.importorskip("langchain", reason="needs the integrations extra (make test has it)")
+def _needs(module: str) -> pytest.MarkDecorator:
+    missing = importlib.util.find_spec(module) is None
+    return pytest.mark.skipif(missing, reason=f"{module}: needs the integrations extra (make test)")
 
+
+@_needs("langchain")
+class TestLangChain:
     def _model(self, replies: list[str] | None = None) -> Any:
         from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
         from langchain_core.messages import AIMessage
@@ -120,11 +125,8 @@ class TestLangChain:
         assert update is not None and RULE in update["messages"][1].text
 
 
+@_needs("inspect_ai")
 class TestInspect:
-    inspect_ai = pytest.importorskip(
-        "inspect_ai", reason="needs the integrations extra (make test has it)"
-    )
-
     def _model(self) -> Any:
         from inspect_ai.model import ModelOutput, get_model
 
