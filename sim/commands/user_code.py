@@ -55,8 +55,13 @@ def entries(args: argparse.Namespace) -> list[dict[str, Any]]:
                 split_reference(ref)
                 create_strategy(name or _default_name(ref), **{key: ref})
             except UserError as exc:
-                raise UserError(f"{flagname} {value}: {exc}") from None
+                why = str(exc).removeprefix(f"{ref!r}: ")
+                raise UserError(f"{flagname} {value}: {why}") from None
             out.append(entry)
+    labels = [str(e.get("name") or _default_name(e.get("callable") or e["factory"])) for e in out]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise UserError(f"two strategies are named {label!r}; name one with NAME=REF")
     return out
 
 

@@ -11,6 +11,7 @@ baselines (`empty`, `head`, `tail`, `keep_all`) beside `fn`.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -101,6 +102,4 @@ def _label(fn: Callable[..., Any] | str, ref: str) -> str:
 
 
 def _toml(value: str) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string

@@ -57,18 +57,6 @@ def is_file_reference(ref: str) -> bool:
     return where.endswith(".py") or "/" in where or os.sep in where
 
 
-def absolute(ref: str, base: Path | None = None) -> str:
-    """A file reference made absolute (relative to `base`, else the current directory), so a
-    worker whose directory differs finds the same file; a module reference as it is."""
-    if not is_file_reference(ref):
-        return ref
-    where, attr = split_reference(ref)
-    path = Path(where)
-    if not path.is_absolute():
-        path = (base or Path.cwd()) / path
-    return f"{path.resolve()}:{attr}"
-
-
 def _module_name(path: Path) -> str:
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
     stem = re.sub(r"\W", "_", path.stem)

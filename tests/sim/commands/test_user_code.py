@@ -100,6 +100,16 @@ def test_a_bad_reference_is_one_line_exit_2_before_any_trial(
     assert not (out / TRIALS).exists()
 
 
+def test_two_compactors_of_one_name_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = compsim(
+        capsys, "run", TINY, "--out", str(tmp_path / "r"),
+        "--compactor", f"{FIXTURE}:drop_rules", "--compactor", f"{FIXTURE}:drop_rules",
+    )  # fmt: skip
+    assert code == 2 and "two strategies are named 'drop_rules'; name one with NAME=REF" in err
+
+
 def test_flags_and_s_strategies_contradict(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

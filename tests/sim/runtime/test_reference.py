@@ -102,7 +102,7 @@ def test_reference_of_names_module_level_functions_only() -> None:
         return t
 
     assert reference_of(inner) is None
-    assert reference_of(R.absolute) == "sim.runtime.reference:absolute"
+    assert reference_of(R.split_reference) == "sim.runtime.reference:split_reference"
 
 
 def test_a_local_reference_works_in_this_process_only() -> None:
