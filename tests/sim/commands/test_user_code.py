@@ -157,3 +157,19 @@ def test_the_summarizer_flag_drives_the_built_in_strategies(
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["scenario"]["summarizer"]["callable"] == f"{FIXTURE}:model_call"
     assert manifest["scenario"]["summarizer"]["name"] == "callable"
+
+
+def test_a_suite_file_lists_a_compactor_by_reference(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cases = ROOT / "tests" / "fixtures" / "gate" / "suite" / "cases"
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'name = "mine"\nversion = 1\n'
+        f'strategies = [{{callable = "{FIXTURE}:drop_rules", name = "mine"}}]\n'
+        f'[[cases]]\nname = "short"\nfile = "{cases / "short.toml"}"\nversion = 1\n'
+    )
+    out = tmp_path / "run"
+    code = main(["bench", "--suite", str(suite), "--out", str(out), "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    assert _strategies(out / "short") == ["empty", "head", "keep_all", "mine", "tail"]
