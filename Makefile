@@ -19,10 +19,11 @@ $(HF_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,hf,serve]' torch==2.13.0
 	touch $(HF_STAMP)
 
-# Ray for the cluster executor's tests (a local Ray started by the tests; ~80 MB wheel).
+# Ray for the cluster executor's tests (a local Ray started by the tests; ~80 MB wheel), and
+# the framework adapters' LangChain and Inspect (`integrations`: ~220 MB, ~25 s to install here).
 TEST_STAMP := $(VENV)/.installed-test
 $(TEST_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,o200k]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,o200k,integrations]'
 	touch $(TEST_STAMP)
 
 demo: $(STAMP)

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from sim.regression.baseline import write_baseline as write_baseline
     from sim.regression.check import GateReport as GateReport
     from sim.regression.check import run_gate as run_gate
+    from sim.regression.compactor import test_compactor as test_compactor
+    from sim.regression.compactor_report import CompactorReport as CompactorReport
     from sim.regression.expr import GateError as GateError
     from sim.regression.expr import parse_expr as parse_expr
     from sim.regression.paired import Verdict as Verdict
@@ -73,6 +75,8 @@ if TYPE_CHECKING:
     from sim.runtime.floor_registry import FloorRegistryError as FloorRegistryError
     from sim.runtime.floor_registry import declare_fact as declare_fact
     from sim.runtime.floor_registry import load_floor_registry as load_floor_registry
+    from sim.runtime.reference import ReferenceLoadError as ReferenceLoadError
+    from sim.runtime.reference import load_reference as load_reference
     from sim.runtime.validity import StructureViolation as StructureViolation
     from sim.runtime.validity import check_levels as check_levels
     from sim.runtime.validity import check_messages as check_messages
@@ -209,6 +213,10 @@ _EXPORTS: dict[str, str] = {
     "write_csv": "sim.report.tables",
     "write_plots": "sim.report.plots",
     "write_report": "sim.report.html",
+    "test_compactor": "sim.regression.compactor",
+    "CompactorReport": "sim.regression.compactor_report",
+    "ReferenceLoadError": "sim.runtime.reference",
+    "load_reference": "sim.runtime.reference",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

@@ -7,6 +7,7 @@ what ran and can rebuild it. Third parties register through the entry-point grou
 from __future__ import annotations
 
 import inspect
+import re
 import types
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -17,6 +18,7 @@ from sim.errors import RegistryError
 T = TypeVar("T")
 
 _FACTORIES: dict[str, Callable[..., Any]] = {}
+_LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 _LOADED_ENTRY_POINTS = False
 
 
@@ -109,8 +111,19 @@ def strategy_names() -> list[str]:
 
 
 def create_strategy(name: str, **args: Any) -> Any:
-    """Build a registered strategy; an unknown name lists the valid ones."""
+    """Build a registered strategy; an unknown name lists the valid ones. With a `callable`
+    or `factory` argument, `name` labels user code named by reference (strategies.from_callable)."""
     _load_entry_points()
+    if "callable" in args or "factory" in args:
+        if name in _FACTORIES:
+            raise RegistryError(
+                f"name {name!r} is a registered strategy; give your compactor another name"
+            )
+        if not _LABEL.match(name):
+            raise RegistryError(f"name {name!r}: letters, digits, '_', '.' and '-' only")
+        from strategies.from_callable import build
+
+        return build({"name": name, **args})
     factory = _FACTORIES.get(name)
     if factory is None:
         raise RegistryError(f"unknown strategy {name!r}; valid: {', '.join(sorted(_FACTORIES))}")

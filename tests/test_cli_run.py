@@ -117,7 +117,9 @@ def test_list(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatc
     assert {"budget_open", "floor_gated", "keep_all", "empty"} <= set(names)
     assert "Full reader" in out  # the factory's docstring
     code, out, _ = compsim(capsys, "list", "summarizers")
-    assert code == 0 and out.startswith("http") and "simulated" in out
+    names = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and {"http", "simulated", "callable"} <= set(names)
+    assert "your own model call by reference" in out
     monkeypatch.chdir(ROOT)
     code, out, _ = compsim(capsys, "list", "scenarios")
     assert code == 0

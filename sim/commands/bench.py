@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from sim.commands.run import RUNS_DIR, add_jobs, add_overrides, jobs_from
+from sim.commands.user_code import add_user_code_args, entries
 from sim.errors import UserError
 from sim.regression.suite import DEFAULT_SUITE, Suite, load_suite
 from sim.regression.suite_run import (
@@ -41,6 +42,7 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--case", action="append", default=[], help="run only this case; repeatable")
     p.add_argument("--force", action="store_true", help="replace the suite run in --out")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_user_code_args(p)
     p.set_defaults(func=run, traces=0)
 
 
@@ -51,7 +53,8 @@ def default_out(suite: Suite, hashes: list[str]) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     jobs = jobs_from(args)
-    suite = load_suite(args.suite)
+    mine = entries(args)  # --compactor / --strategy: the strategies under test in every case
+    suite = load_suite(args.suite, mine or None)
     names = [c.name for c in suite.cases]
     for name in args.case:
         if name not in names:

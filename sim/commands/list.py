@@ -13,6 +13,7 @@ SUMMARIZERS = {
     "scripted": "deterministic rule-following chat backend, for tests and dry runs",
     "http": "OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama, hosted), record/replay cache",
     "local": "a local transformers model, record/replay cache",
+    "callable": "your own model call by reference: --summarizer pkg.mod:fn or file.py:fn",
 }
 
 

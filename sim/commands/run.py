@@ -1,7 +1,7 @@
 """`compsim run SCENARIO`: run a scenario's sweep into a run directory, then print the table.
 
-Exit codes: 0 done; 1 done, but some trials raised (error rows); 2 bad input; 130 Ctrl-C
-(resumable with --resume DIR).
+Exit codes: 0 done; 1 done, but some trials raised (error rows), or a `--compactor` /
+`--strategy` under test collapsed silently; 2 bad input; 130 Ctrl-C (resumable with --resume DIR).
 """
 
 from __future__ import annotations
@@ -12,6 +12,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from sim.commands.user_code import (
+    add_user_code_args,
+    print_verdicts,
+    strategy_overrides,
+    user_labels,
+)
 from sim.errors import UserError
 from sim.report.tables import format_table
 from sim.runs.grid import Grid, load_grid
@@ -56,6 +62,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         help=f"keep level texts for the first K trials of each cell (default {DEFAULT_TRACES})",
     )
     add_summarizer_args(p)
+    add_user_code_args(p)
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,6 +125,7 @@ def jobs_from(args: argparse.Namespace) -> int:
 def grid_from(args: argparse.Namespace) -> Grid:
     """The scenario with -S overrides, then --trials / --seed (which win)."""
     overrides = list(args.overrides) + summarizer_overrides(args, args.overrides)
+    overrides += strategy_overrides(args, args.overrides)
     if args.trials is not None:
         overrides.append(f"trials={args.trials}")
     if args.seed is not None:
@@ -179,4 +187,5 @@ def run(args: argparse.Namespace) -> int:
     )
     print_result(result)
     print(f"\nreport: compsim report {result.path}")
-    return 1 if result.errors else 0
+    silent = print_verdicts(result.path, user_labels(args))
+    return 1 if result.errors or silent else 0

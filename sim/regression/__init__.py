@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from sim.regression.baseline import write_baseline as write_baseline
     from sim.regression.check import GateReport as GateReport
     from sim.regression.check import run_gate as run_gate
+    from sim.regression.compactor import test_compactor as test_compactor
+    from sim.regression.compactor_report import CompactorReport as CompactorReport
     from sim.regression.expr import GateError as GateError
     from sim.regression.expr import parse_expr as parse_expr
     from sim.regression.paired import Verdict as Verdict
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
     from sim.regression.suite_run import load_outcomes as load_outcomes
 
 _EXPORTS = {
+    "CompactorReport": "sim.regression.compactor_report",
+    "test_compactor": "sim.regression.compactor",
     "GateError": "sim.regression.expr",
     "GateReport": "sim.regression.check",
     "Suite": "sim.regression.suite",

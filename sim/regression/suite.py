@@ -89,8 +89,9 @@ def with_references(strategies: list[Any]) -> list[Any]:
     return [*strategies, *(r for r in REFERENCES if r not in names)]
 
 
-def load_suite(path: str | Path = DEFAULT_SUITE) -> Suite:
-    """Read and validate a suite and its case files; problems are one-line ScenarioErrors."""
+def load_suite(path: str | Path = DEFAULT_SUITE, strategies: list[Any] | None = None) -> Suite:
+    """Read and validate a suite and its case files; problems are one-line ScenarioErrors.
+    `strategies` (e.g. `compsim bench --compactor REF`) replace every case's under test."""
     p = Path(path)
     data = read_toml(p, "suite", ScenarioError)
     try:
@@ -102,6 +103,8 @@ def load_suite(path: str | Path = DEFAULT_SUITE) -> Suite:
         case_path = p.parent / ref.file
         raw = read_scenario_data(case_path)
         raw.setdefault("name", ref.name)
+        if strategies is not None:
+            raw["strategies"] = list(strategies)
         raw.setdefault("strategies", list(spec.strategies))
         raw["strategies"] = with_references(list(raw["strategies"]))
         case = SuiteCase(ref.name, ref.version, ref.description, case_path, raw)

@@ -118,6 +118,13 @@ class Scenario(StrictModel):
         names = summarizer_names()
         if v.name not in names:
             raise ValueError(f"unknown summarizer {v.name!r}; valid: {', '.join(names)}")
+        if v.callable is not None:  # imported and checked now, not in every trial
+            from sim.runtime.reference import load_callable
+
+            try:
+                load_callable(v.callable, 2, "summarizer fn(text, budget_tokens)")
+            except UserError as exc:
+                raise ValueError(str(exc)) from None
         return v
 
     @field_validator("grading")

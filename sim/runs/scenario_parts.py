@@ -187,8 +187,21 @@ class GradingConfig(StrictModel):
 
 
 class StrategyConfig(StrictModel):
+    """A registered strategy with its arguments, or user code by reference: `callable =
+    "pkg.mod:fn"` (a compactor) or `factory = "pkg.mod:make"` (a full strategy), named after
+    the function unless `name` says otherwise (strategies.from_callable)."""
+
     model_config = ConfigDict(extra="allow", frozen=True)
     name: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _name_from_reference(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "name" not in data:
+            ref = data.get("callable", data.get("factory"))
+            if isinstance(ref, str) and ":" in ref:
+                return {"name": ref.rpartition(":")[2].rpartition(".")[2], **data}
+        return data
 
 
 def check_levels(where: str, levels: list[LevelConfig], warn: bool = True) -> None:

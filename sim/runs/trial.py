@@ -20,13 +20,15 @@ from sim.seeds import rng_for
 from sim.summarizers.registry import TrialContext, build_summarizer, counter_for
 from sim.types import History, Ladder, TrialRecord
 from strategies import create_strategy
+from strategies.from_callable import REFERENCE_KEYS
 
 
 def strategy_key(name: str, args: dict[str, Any]) -> str:
     """A stable label for one strategy configuration, e.g. `floor_gated(max_retries=1)`."""
-    if not args:
+    shown = {k: v for k, v in args.items() if k not in REFERENCE_KEYS}  # `name` says which
+    if not shown:
         return name
-    inner = ",".join(f"{k}={args[k]!r}" for k in sorted(args))
+    inner = ",".join(f"{k}={shown[k]!r}" for k in sorted(shown))
     return f"{name}({inner})"
 
 

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from sim.runtime.floor_registry import FloorRegistryError as FloorRegistryError
     from sim.runtime.floor_registry import declare_fact as declare_fact
     from sim.runtime.floor_registry import load_floor_registry as load_floor_registry
+    from sim.runtime.reference import ReferenceLoadError as ReferenceLoadError
+    from sim.runtime.reference import load_reference as load_reference
     from sim.runtime.validity import StructureViolation as StructureViolation
     from sim.runtime.validity import check_levels as check_levels
     from sim.runtime.validity import check_messages as check_messages
@@ -27,7 +29,9 @@ _EXPORTS = {
     "FloorRegistry": "sim.runtime.floor_registry",
     "FloorRegistryError": "sim.runtime.floor_registry",
     "GateResult": "sim.runtime.floor_gate",
+    "ReferenceLoadError": "sim.runtime.reference",
     "StructureViolation": "sim.runtime.validity",
+    "load_reference": "sim.runtime.reference",
     "check_levels": "sim.runtime.validity",
     "check_messages": "sim.runtime.validity",
     "declare_fact": "sim.runtime.floor_registry",

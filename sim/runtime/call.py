@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import BudgetClosureViolation, BudgetInfeasible, CompactionFailure
+from sim.runtime.reference import ReferenceLoadError
 from sim.tokens import Tokenizer
 from sim.types import Fact
 
@@ -52,6 +53,27 @@ def read_reply(level: str, value: object) -> tuple[str, int | None, bool]:
     raise TypeError(
         f"{level}: summarize returned {type(value).__name__}; expected str, "
         "(text, consumed_input_tokens) or an object with .text and .consumed_input_tokens"
+    )
+
+
+def read_any_reply(ref: str, value: object) -> tuple[str, int | None, bool]:
+    """(text, consumed or None, cut) from a harness-side callable named by reference, which
+    need not report consumption; any other shape is bad input that stops the run."""
+    if isinstance(value, str):
+        return value, None, False
+    if isinstance(value, tuple) and len(value) == 2:
+        text, consumed = value
+        cut: object = False
+    else:
+        text = getattr(value, "text", None)
+        consumed = getattr(value, "consumed_input_tokens", None)
+        cut = getattr(value, "cut", False)
+    counted = consumed is None or (isinstance(consumed, int) and not isinstance(consumed, bool))
+    if isinstance(text, str) and counted:
+        return text, consumed, bool(cut)
+    raise ReferenceLoadError(
+        f"{ref!r} returned {type(value).__name__}; expected str, "
+        "(text, consumed_input_tokens) or an object with .text"
     )
 
 

@@ -26,7 +26,9 @@ MODEL_BACKENDS = ("scripted", "http", "local")
 class SummarizerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field("simulated", description="simulated | scripted | http | local | plug-in.")
+    name: str = Field(
+        "simulated", description="simulated | scripted | http | local | callable | plug-in."
+    )
     params: dict[str, float | int] = Field(
         default_factory=dict, description="Simulated summarizer knobs (SimParams)."
     )
@@ -52,6 +54,12 @@ class SummarizerConfig(BaseModel):
     cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
     cache_mode: Literal["read-write", "read-only", "off"] = "read-write"
     probe: bool = Field(False, description="Ask a forced-choice question per fact at the leaf.")
+    callable: str | None = Field(
+        None,
+        max_length=1000,
+        description="callable: `pkg.mod:fn` or `file.py:fn`, your own model call "
+        "(sim.summarizers.from_callable).",
+    )
     faults: FaultConfig | None = Field(
         None, description="Injected faults around this summarizer (sim.summarizers.faulty)."
     )
@@ -62,6 +70,8 @@ class SummarizerConfig(BaseModel):
         data: dict[str, Any] = handler(self)
         if self.faults is None:
             data.pop("faults", None)
+        if self.callable is None:  # likewise
+            data.pop("callable", None)
         return data
 
     @model_validator(mode="before")
@@ -96,6 +106,8 @@ class SummarizerConfig(BaseModel):
     def _complete(self) -> SummarizerConfig:
         if self.name == "http" and not (self.base_url and self.model):
             raise ValueError("summarizer 'http' needs base_url and model")
+        if (self.name == "callable") != (self.callable is not None):
+            raise ValueError("summarizer 'callable' and a `callable` reference go together")
         if self.name == "local" and not self.model_path:
             raise ValueError("summarizer 'local' needs model_path")
         if self.params and self.name != "simulated":

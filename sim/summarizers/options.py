@@ -30,7 +30,12 @@ _FIELDS = {
 
 def add_summarizer_args(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("summarizer (real models; default: the scenario's)")
-    g.add_argument("--summarizer", metavar="NAME", help="simulated | scripted | http | local")
+    g.add_argument(
+        "--summarizer",
+        metavar="NAME",
+        help="simulated | scripted | http | local, or pkg.module:fn / file.py:fn: your own "
+        "model call fn(text, budget_tokens) driven by the built-in strategies",
+    )
     g.add_argument("--base-url", metavar="URL", help="http: OpenAI-compatible base URL (.../v1)")
     g.add_argument("--model", metavar="ID", help="http: model id the server expects")
     g.add_argument(
@@ -53,6 +58,11 @@ def summarizer_overrides(args: argparse.Namespace, given: Sequence[str] = ()) ->
     out = []
     for dest, name in _FIELDS.items():
         value = getattr(args, dest, None)
+        if dest == "summarizer" and value is not None and ":" in str(value):
+            # a reference to the user's own model call (sim.summarizers.from_callable)
+            out.append('summarizer.name="callable"')
+            out.append(f"summarizer.callable={json.dumps(str(value), ensure_ascii=False)}")
+            continue
         if value is not None:
             out.append(f"summarizer.{name}={json.dumps(str(value), ensure_ascii=False)}")
     if getattr(args, "probe", False):

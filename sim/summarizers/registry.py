@@ -242,3 +242,11 @@ def _model(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
 
 for _name in ("scripted", "http", "local"):
     summarizer(_name)(_model)
+
+
+@summarizer("callable")
+def _callable(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
+    from sim.summarizers.from_callable import DEFAULT_WINDOW, CallableSummarizer
+
+    window = config.context_tokens or DEFAULT_WINDOW
+    return CallableSummarizer(config.callable or "", ctx.counter, window)

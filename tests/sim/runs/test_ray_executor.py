@@ -4,6 +4,7 @@ byte-identical results; ordering and resume stay the driver's business."""
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -84,3 +85,25 @@ def test_ray_flags_need_the_ray_executor(capsys: pytest.CaptureFixture[str]) -> 
     code = main(["run", str(TINY), "--ray-address", "auto", "--out", "/nonexistent/x"])
     assert code == 2
     assert "--ray-address and --ray-gpus-per-task need --executor ray" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_workers_import_a_compactor_by_reference(local_ray: Any, tmp_path: Path) -> None:
+    from sim.runs.ray_executor import RayExecutor
+    from sim.runs.sweep import make_executor
+
+    pids = tmp_path / "pids"
+    mine = tmp_path / "mine.py"  # a file no process has imported yet; it names its own log
+    mine.write_text(
+        "import os\n"
+        "def keep(text, budget_tokens):\n"
+        f"    with open({str(pids)!r}, 'a') as fh:\n"
+        "        fh.write(f'{os.getpid()}\\n')\n"
+        "    return ''.join(ln + '\\n' for ln in text.splitlines()[:4])\n"
+    )
+    overrides = ["trials=4", f'strategies=[{{callable = "{mine}:keep", name = "mine"}}]']
+    remote = _run(tmp_path / "ray", lambda w, j, u: RayExecutor(w, j), overrides)
+    assert str(os.getpid()) not in pids.read_text().split()  # every call ran in a Ray worker
+    rows = [json.loads(r) for r in (tmp_path / "ray" / "trials.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 * 4 and not any(r.get("error") for r in rows)
+    assert _run(tmp_path / "local", make_executor, overrides) == remote
