@@ -23,6 +23,7 @@ from pathlib import Path
 from string import Template
 
 from sim.errors import UserError
+from sim.files import read_capped
 from sim.types import Fact
 
 PLACEHOLDERS = ("input", "budget_tokens", "pinned_facts", "level")
@@ -83,12 +84,13 @@ def check_template(text: str, source: str, require_input: bool = True) -> Prompt
 
 @lru_cache(maxsize=256)
 def _load(path: Path) -> Prompt:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PromptError(f"{path}: cannot read prompt file ({exc.strerror})") from None
-    if len(raw) > MAX_PROMPT_BYTES:
-        raise PromptError(f"{path}: prompt file is {len(raw)} bytes (limit {MAX_PROMPT_BYTES})")
+    raw = read_capped(
+        path,
+        "prompt file",
+        PromptError,
+        MAX_PROMPT_BYTES,
+        "{path}: prompt file is {size} bytes (limit {limit})",
+    )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -27,7 +27,6 @@ report can show them; filter with `run.trials[run.trials.error.isna()]` for rate
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import UserError
+from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
@@ -49,6 +49,12 @@ OWNED = (MANIFEST, TRIALS, TRACES, SUMMARY_JSON, SUMMARY_CSV, REPORT, PLOTS, LOC
 """Every name the harness writes into a run directory (and the only ones --force removes)."""
 
 _NESTED = ("levels", "facts", "violations")
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+"""manifest.json and summary.json (a 10,000-cell sweep writes a few tens of MB)."""
+MAX_LINE_BYTES = 256 * 1024 * 1024
+"""One row of trials.jsonl or traces.jsonl (a trace holds every level's text)."""
+MAX_JSONL_BYTES = 1 << 40
+"""trials.jsonl and traces.jsonl are streamed, so only their lines need a tight cap."""
 
 
 class RunStoreError(UserError):
@@ -118,11 +124,12 @@ class Manifest(_Model):
 def read_manifest(run_dir: Path) -> Manifest:
     """Dispatch on `version`: old versions are upgraded by their reader, newer are refused."""
     path = run_dir / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        raise RunStoreError(f"{run_dir}: not a run directory (no {MANIFEST})")
+    raw = read_capped(path, "manifest", RunStoreError, MAX_MANIFEST_BYTES)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunStoreError(f"{run_dir}: not a run directory (no {MANIFEST})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        data = parse_json(raw)
+    except DataError as exc:
         raise RunStoreError(f"{path}: unreadable manifest ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if not isinstance(version, int) or isinstance(version, bool):
@@ -151,29 +158,30 @@ _MANIFEST_READERS: dict[int, Callable[[dict[str, Any]], Manifest]] = {
 def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Rows of a JSONL file; a torn last line (a crash mid-write) is skipped, a bad line
     anywhere else is corruption and raises."""
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return
-    with path.open("rb") as fh:
-        pending: bytes | None = None
-        lineno = 0
-        for raw in fh:
-            if pending is not None:
-                yield _parse_line(pending, path, lineno)
-            lineno += 1
-            pending = raw
-        if pending is not None and pending.endswith(b"\n"):
-            try:
-                json.loads(pending)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-                return  # a torn tail that happens to end on a newline byte
+    pending: bytes | None = None
+    lineno = 0
+    for raw in iter_lines(path, "run file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES):
+        if pending is not None:
             yield _parse_line(pending, path, lineno)
+        lineno += 1
+        pending = raw
+    if pending is not None and pending.endswith(b"\n"):
+        try:
+            parse_json(pending)
+        except DataError as exc:
+            if exc.position is not None:
+                return  # a torn tail that happens to end on a newline byte
+        yield _parse_line(pending, path, lineno)
 
 
 def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
     try:
-        row: dict[str, Any] = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise RunStoreError(f"{path}: line {lineno}: not valid JSON (file corrupted)") from None
+        row: dict[str, Any] = parse_json(raw)
+    except DataError as exc:
+        why = "not valid JSON (file corrupted)" if exc.position or "nested" in str(exc) else exc
+        raise RunStoreError(f"{path}: line {lineno}: {why}") from None
     if not isinstance(row, dict) or type(row.get("v", 1)) is not int:
         raise RunStoreError(f"{path}: line {lineno}: not a row of a run (file corrupted)")
     if row.get("v", 1) > ROW_VERSION:
@@ -254,8 +262,8 @@ class Run:
         if not path.exists():
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            data = parse_json(read_capped(path, "summary", RunStoreError, MAX_MANIFEST_BYTES))
+        except DataError as exc:
             raise RunStoreError(f"{path}: unreadable summary ({exc})") from None
         if not isinstance(data, dict):
             raise RunStoreError(f"{path}: not a summary (a JSON object)")
