@@ -164,11 +164,12 @@ def read_json(
 
 
 def parse_toml(text: str) -> dict[str, Any]:
-    """TOML, with the failures tomllib leaves as bare exceptions turned into DataError."""
+    """TOML, with the failures tomllib leaves as bare exceptions turned into DataError
+    (`position` is set only for text that is not TOML at all)."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"invalid TOML: {exc}") from None
+        raise DataError(f"invalid TOML: {exc}", (0, 0)) from None
     except RecursionError:
         raise DataError("invalid TOML: nested too deeply") from None
     except ValueError:  # int() past the 4,300-digit limit

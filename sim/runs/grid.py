@@ -14,7 +14,6 @@ import copy
 import hashlib
 import itertools
 import json
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sim.errors import ScenarioError, UserError
+from sim.files import DataError, parse_toml
 from sim.prompts.templates import check_prompt_refs
 from sim.runs.scenario import Scenario, format_validation_error, read_scenario_data
 from strategies import create_strategy
@@ -59,9 +59,11 @@ class Grid:
 
 def _key_parts(key: str) -> tuple[str, ...]:
     try:
-        node: Any = tomllib.loads(f"{key} = 0")
-    except tomllib.TOMLDecodeError:
+        node: Any = parse_toml(f"{key} = 0")
+    except DataError:
         raise ScenarioError(f"-S {key}: not a valid key (use dotted TOML keys)") from None
+    if len(node) != 1:  # `a = 1\nb`: more than one key
+        raise ScenarioError(f"-S {key}: not a valid key (use dotted TOML keys)")
     parts = []
     while isinstance(node, dict):
         (name, node), *_ = node.items()
@@ -77,10 +79,16 @@ def parse_override(text: str) -> Override:
         raise ScenarioError(f"-S {text!r}: expected key=value")
     parts = _key_parts(key)
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = raw
-    return Override(text, parts, value)
+        parsed = parse_toml(f"v = {raw}")
+    except DataError as exc:
+        if exc.position is None:  # nested too deeply, an integer of 5,000 digits
+            raise ScenarioError(f"-S {key}: {str(exc).removeprefix('invalid TOML: ')}") from None
+        if any(c in raw for c in "\n\r\x00"):  # a bare word is one line of text
+            raise ScenarioError(f"-S {key}: the value {raw!r} is not one TOML value") from None
+        return Override(text, parts, raw)
+    if set(parsed) != {"v"}:  # `trials=1\nseed=5`: the rest would be ignored silently
+        raise ScenarioError(f"-S {key}: the value {raw!r} is not one TOML value")
+    return Override(text, parts, parsed["v"])
 
 
 def _index(node: list[Any], part: str, where: str) -> int:

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sim.errors import UserError
 from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
+from sim.runs.row_schema import TraceRow, TrialRow, row_problem
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
     import pandas as pd
@@ -155,16 +156,16 @@ _MANIFEST_READERS: dict[int, Callable[[dict[str, Any]], Manifest]] = {
 }
 
 
-def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+def iter_jsonl(path: Path, model: type[BaseModel] | None = None) -> Iterator[dict[str, Any]]:
     """Rows of a JSONL file; a torn last line (a crash mid-write) is skipped, a bad line
-    anywhere else is corruption and raises."""
+    anywhere else is corruption and raises, and so does a row without `model`'s shape."""
     if not path.exists() and not path.is_symlink():
         return
     pending: bytes | None = None
     lineno = 0
     for raw in iter_lines(path, "run file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES):
         if pending is not None:
-            yield _parse_line(pending, path, lineno)
+            yield _parse_line(pending, path, lineno, model)
         lineno += 1
         pending = raw
     if pending is not None and pending.endswith(b"\n"):
@@ -173,10 +174,12 @@ def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
         except DataError as exc:
             if exc.position is not None:
                 return  # a torn tail that happens to end on a newline byte
-        yield _parse_line(pending, path, lineno)
+        yield _parse_line(pending, path, lineno, model)
 
 
-def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
+def _parse_line(
+    raw: bytes, path: Path, lineno: int, model: type[BaseModel] | None
+) -> dict[str, Any]:
     try:
         row: dict[str, Any] = parse_json(raw)
     except DataError as exc:
@@ -189,6 +192,9 @@ def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
             f"{path}: line {lineno}: v: row version {row.get('v')} is newer than this "
             f"compaction-sim reads (up to {ROW_VERSION}); upgrade compaction-sim"
         )
+    problem = row_problem(model, row) if model is not None else None
+    if problem is not None:
+        raise RunStoreError(f"{path}: line {lineno}: {problem}")
     return row
 
 
@@ -200,7 +206,7 @@ class Run:
         self.meta = manifest
         self.manifest: dict[str, Any] = manifest.model_dump(mode="json")
         self.traces: list[dict[str, Any]] = sorted(
-            iter_jsonl(path / TRACES), key=lambda t: str(t["trial_id"])
+            iter_jsonl(path / TRACES, TraceRow), key=lambda t: str(t["trial_id"])
         )
 
     @property
@@ -217,7 +223,7 @@ class Run:
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """Raw trials.jsonl rows, in file (completion) order."""
-        return iter_jsonl(self.path / TRIALS)
+        return iter_jsonl(self.path / TRIALS, TrialRow)
 
     @cached_property
     def trials(self) -> pd.DataFrame:
