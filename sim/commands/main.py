@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
+from typing import Any
 
 from sim.errors import UserError, one_line
 
@@ -35,6 +36,25 @@ class Terminated(KeyboardInterrupt):
 def _on_sigterm(signum: int, frame: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it at once
     raise Terminated
+
+
+_UNSAFE = {c: f"\\x{c:02x}" for c in (*range(32), 0x7F, *range(0x80, 0xA0)) if chr(c) not in "\n\t"}
+_UNSAFE |= {c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+class _Escaping:
+    """stdout that shows control characters (an escape sequence, a carriage return, a bidi
+    override from a scenario or a baseline) as text instead of sending them to the terminal;
+    tables escape their cells themselves, this is the net under every other line."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(text.translate(_UNSAFE)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _say(line: str) -> None:
@@ -99,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    stdout = sys.stdout
+    sys.stdout = _Escaping(stdout)
     try:
         _check_paths(args)
         code: int = args.func(args)
@@ -124,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"error: a worker process died (killed, out of memory?): {exc}")
         return EXIT_WORKER_DIED
     finally:
+        sys.stdout = stdout
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return code
