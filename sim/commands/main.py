@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import UserError, one_line
+from sim.prompts.templates import ANYWHERE_ENV
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_WORKER_DIED, EXIT_TERMINATED = 4, 143
@@ -121,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     stdout = sys.stdout
     sys.stdout = _Escaping(stdout)
+    anywhere = os.environ.get(ANYWHERE_ENV)
+    if getattr(args, "prompt_files_anywhere", False):  # read by workers too: the environment
+        os.environ[ANYWHERE_ENV] = "1"
     try:
         _check_paths(args)
         code: int = args.func(args)
@@ -147,6 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_WORKER_DIED
     finally:
         sys.stdout = stdout
+        if anywhere is None:
+            os.environ.pop(ANYWHERE_ENV, None)
+        else:
+            os.environ[ANYWHERE_ENV] = anywhere
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return code
