@@ -100,7 +100,7 @@ def _run_cases(run: Run, name: str, version: int) -> dict[str, CaseOutcomes]:
 def load_outcomes(path: str | Path) -> SuiteOutcomes:
     """A suite run, a run directory or a baseline file, reduced to per-trial outcomes."""
     p = Path(path)
-    if p.is_file():
+    if p.exists() and not p.is_dir():  # a baseline; read_baseline refuses a FIFO or device
         from sim.regression.baseline import read_baseline
 
         return read_baseline(p)

@@ -98,13 +98,22 @@ class TrialRow(_Strict):
     faults: dict[str, int] = {}
 
 
+class TraceGrade(_Strict):
+    grade: str
+    sentence: str
+    span_tokens: int
+    missing: list[str]
+
+
 class TraceLevel(_Strict):
     name: str
     text: str
     budget_tokens: int | None
     tokens_in: int | None
     tokens_out: int
-    grades: dict[str, dict[str, Any]]
+    grades: dict[str, TraceGrade]
+    flagged: list[str] = []
+    never_read: list[str] = []
 
 
 class TraceFact(_Strict):
