@@ -51,7 +51,7 @@ HOSTILE = st.sampled_from(
     [10**19, -(10**19), 10**400, 2**63, -1, 0, 5, 1.5, float("nan"), float("inf"), True, None,
      "", "x" * 500, "a\nb", "|<img onerror=alert(1)>", "\x1b[2J", [], {}, [[[]]], {"v": 99}]
 )  # fmt: skip
-EDIT_VALUES = st.one_of(values, HOSTILE)
+EDIT_VALUES = st.one_of(values, HOSTILE.map(copy.deepcopy))  # never share a mutable value
 
 
 def edit(draw: st.DrawFn, data: Any, most: int = 4) -> Any:

@@ -248,11 +248,11 @@ class Run:
                 for i, name in enumerate(names):
                     grade = f["grades"][i]
                     values = (
-                        r["trial_id"], r["trial"], r["cell"], r["strategy"], f["fact_id"],
-                        f["cls"], f["declared"], f["superseded"], f["depth"], f["turn"], name,
-                        i + 1, grade, grade in ("verbatim", "actionable"), f["span_tokens"][i],
-                        ",".join(f["missing"][i]), f["leaf"], f["lost"], f["loud"],
-                        f["blame_level"], f["exposure"],
+                        r["trial_id"], r["trial"], r.get("cell", ""), r["strategy"],
+                        f["fact_id"], f["cls"], f["declared"], f["superseded"], f["depth"],
+                        f["turn"], name, i + 1, grade, grade in ("verbatim", "actionable"),
+                        f["span_tokens"][i], ",".join(f["missing"][i]), f["leaf"], f["lost"],
+                        f["loud"], f["blame_level"], f.get("exposure"),
                     )  # fmt: skip
                     for c, v in zip(FACT_COLUMNS, values, strict=True):
                         cols[c].append(v)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 
 class _Strict(BaseModel):
@@ -97,6 +97,18 @@ class TrialRow(_Strict):
     probes: list[dict[str, Any]] = []
     faults: dict[str, int] = {}
 
+    @model_validator(mode="after")
+    def _per_level_lists_match(self) -> TrialRow:
+        """Each fact holds one grade, span and missing list per level the row reached."""
+        n = len(self.levels)
+        for i, f in enumerate(self.facts):
+            for name in ("grades", "missing", "span_tokens"):
+                if len(getattr(f, name)) != n:
+                    raise ValueError(
+                        f"facts.{i}.{name}: {len(getattr(f, name))} entries for {n} levels"
+                    )
+        return self
+
 
 class TraceGrade(_Strict):
     grade: str
@@ -142,5 +154,6 @@ def row_problem(model: type[BaseModel], row: dict[str, Any]) -> str | None:
         loc = ".".join(str(x) for x in err["loc"]) or "<row>"
         value = err.get("input")
         shown = "" if isinstance(value, dict | list) else f" (got {repr(value)[:40]})"
-        return f"{loc}: {err['msg']}{shown}"
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        return msg if not err["loc"] else f"{loc}: {msg}{shown}"  # a row-wide check names its own
     return None
