@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from sim.errors import SummarizerUnavailable as SummarizerUnavailable
     from sim.errors import TransientError as TransientError
     from sim.errors import UserError as UserError
+    from sim.errors import one_line as one_line
+    from sim.files import DataError as DataError
+    from sim.files import read_capped as read_capped
     from sim.grading.grade import grade_text as grade_text
     from sim.history.adversarial import add_injections as add_injections
     from sim.history.generate import HistorySpec as HistorySpec
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
     from sim.runs.grid import load_grid as load_grid
     from sim.runs.results import Run as Run
     from sim.runs.results import load_run as load_run
+    from sim.runs.row_schema import TraceRow as TraceRow
+    from sim.runs.row_schema import TrialRow as TrialRow
     from sim.runs.runner import RunResult as RunResult
     from sim.runs.runner import run_grid as run_grid
     from sim.runs.scenario import Scenario as Scenario
@@ -93,6 +98,7 @@ if TYPE_CHECKING:
     from sim.summarizers.faulty import FaultConfig as FaultConfig
     from sim.summarizers.faulty import FaultySummarizer as FaultySummarizer
     from sim.summarizers.model import ModelSummarizer as ModelSummarizer
+    from sim.summarizers.redact import Redactor as Redactor
     from sim.summarizers.registry import build_summarizer as build_summarizer
     from sim.summarizers.registry import summarizer as summarizer
     from sim.summarizers.retry import GuardedSummarizer as GuardedSummarizer
@@ -118,6 +124,12 @@ __version__ = "0.1.0"
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
     "CallCache": "sim.summarizers.cache",
+    "DataError": "sim.files",
+    "Redactor": "sim.summarizers.redact",
+    "TraceRow": "sim.runs.row_schema",
+    "TrialRow": "sim.runs.row_schema",
+    "one_line": "sim.errors",
+    "read_capped": "sim.files",
     "ModelSummarizer": "sim.summarizers.model",
     "ScriptedModel": "sim.summarizers.scripted",
     "SummarizerConfig": "sim.summarizers.config",

@@ -98,3 +98,31 @@ class BudgetClosureViolation(CompactionFailure):
         )
         self.consumed = consumed
         self.declared = declared
+
+
+MAX_MESSAGE_CHARS = 400
+"""An error or warning line is cut to this many characters: it names the file, the field and
+the start of the value, and a 3,000-character value must not bury the rest of the output."""
+_CONTROLS = {c: c.encode("unicode_escape").decode("ascii") for c in map(chr, range(32))}
+_CONTROLS |= {chr(0x7F): "\\x7f", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_CONTROLS |= {chr(c): f"\\x{c:02x}" for c in range(0x80, 0xA0)}
+_CONTROLS |= {chr(c): f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """`message` safe to print as one terminal line: control characters (a newline that would
+    forge a second `compsim: error:` line, an escape sequence, a bidi override) and lone
+    surrogates (an undecodable path) shown escaped, and the whole cut to `limit` characters."""
+    out = []
+    for c in message:
+        if c in _CONTROLS:
+            out.append(_CONTROLS[c])
+        elif "\ud800" <= c <= "\udfff":
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    text = "".join(out)
+    if len(text) > limit:
+        cut = len(text) - limit
+        text = f"{text[:limit]}... [{cut} more characters]"
+    return text

@@ -352,3 +352,106 @@ def test_http_settings_bound_every_call() -> None:
                                     "read_timeout_s": 0}},
             ROOT / "s.toml",
         )  # fmt: skip
+
+
+# --- secrets, round two: the key echoed back escaped -----------------------------------------
+ESCAPED_KEY = "sk-T/e+s=t%2F-é-ключ-SENTINEL-4b7d"
+"""A sentinel holding `/ + = %` and non-ASCII: every one is escaped by some server."""
+
+
+def _echoes(header: str) -> list[tuple[str, str]]:
+    """The header as a server may send it back: the stub, like most servers, decodes header
+    bytes as Latin-1, so both that view and the UTF-8 original are echoed."""
+    import base64
+    import html
+    from urllib.parse import quote, quote_plus
+
+    original = header.encode("latin-1").decode("utf-8")
+    out = []
+    for base in (original, header):
+        out += [
+            ("raw", base),
+            ("json", json.dumps(base)[1:-1].replace("/", "\\/")),
+            ("json-utf8", json.dumps(base, ensure_ascii=False)[1:-1].replace("/", "\\/")),
+            ("percent", quote(base, safe="")),
+            ("form", quote_plus(base)),
+            ("base64", base64.b64encode(base.encode()).decode()),
+            ("base64url", base64.urlsafe_b64encode(base.encode()).decode()),
+            ("html", html.escape(base)),
+        ]
+    return out
+
+
+def escaping_server(seen: Seen) -> Reply:
+    """Each call echoes the Authorization header in the next encoding, into the summary, a
+    401 body written as raw JSON text (so `\\/` reaches the client as sent), a malformed 200
+    body or a 503 body (retried, then quoted in the trial's error)."""
+    auth = seen.headers.get("authorization", "")
+    count = len(ESCAPED_SEEN)
+    ESCAPED_SEEN.append(auth)
+    echoes = _echoes(auth)
+    _, echo = echoes[count % len(echoes)]
+    if count % 11 == 3:
+        return Reply(401, f'{{"error": {{"message": "bad credentials: {echo}"}}}}'.encode())
+    if count % 13 == 5:
+        return Reply(200, f"<html>debug {echo}</html>".encode())
+    if count % 17 == 6:
+        return Reply(503, f'{{"detail": "overloaded; you sent {echo}"}}'.encode())
+    prompt = seen.body["messages"][0]["content"]
+    keep = [ln for ln in prompt.splitlines() if "not" in ln or "before" in ln]
+    words = " ".join(keep).split()[: max(1, seen.body["max_tokens"] // 2)]
+    body = json.dumps(ok(" ".join(words) + " (debug: ECHO)").body).replace("ECHO", echo)
+    return Reply(200, body.encode())
+
+
+ESCAPED_SEEN: list[str] = []
+
+
+def _key_forms(key: str) -> list[bytes]:
+    """Independent of sim.summarizers.redact: the byte strings that would mean a leak."""
+    forms = {form for _, header in [("", key.encode().decode("latin-1"))] for _, form in
+             _echoes(header)}  # fmt: skip
+    forms |= {json.dumps(key)[1:-1], json.dumps(key.encode().decode("latin-1"))[1:-1]}
+    return sorted({f.encode("utf-8") for f in forms if "SENTINEL" in f or len(f) > 30})
+
+
+@pytest.mark.slow
+def test_an_api_key_echoed_in_any_encoding_is_written_nowhere(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sentinel goes through every backend path (summaries, 401 bodies, malformed and
+    retried replies) echoed raw, JSON-escaped, percent- and form-encoded, base64 and HTML; no
+    file of the run, the cache or the report and no output holds it in any of those forms."""
+    monkeypatch.setenv("COMPSIM_SENTINEL_KEY", ESCAPED_KEY)
+    caplog.set_level(logging.DEBUG)
+    scenario = tmp_path / "secrets.toml"
+    scenario.write_text(SCENARIO.replace("trials = 3", "trials = 6"))
+    run, cache = tmp_path / "run", tmp_path / "cache" / "calls.sqlite"
+    ESCAPED_SEEN.clear()
+    with Stub(default=escaping_server) as stub:
+        flags = ["--summarizer", "http", "--base-url", stub.base_url, "--model", "stub-model"]
+        flags += ["--api-key-env", "COMPSIM_SENTINEL_KEY", "--cache", str(cache)]
+        flags += ["-S", "summarizer.max_retries=1"]
+        code, said = cli(["run", str(scenario), *flags, "--out", str(run), "--jobs", "1"], capsys)
+        assert code in (0, 1), said
+        code2, said2 = cli(["report", str(run)], capsys)
+        assert code2 == 0, said2
+    # the server did receive the key, whole, and echoed it in every encoding
+    assert any(a.encode("latin-1") == f"Bearer {ESCAPED_KEY}".encode() for a in ESCAPED_SEEN)
+    assert len(ESCAPED_SEEN) >= 2 * len(_echoes(ESCAPED_SEEN[0]))
+    rows = [json.loads(line) for line in (run / "trials.jsonl").read_text().splitlines()]
+    assert any(r["error"] and "[redacted]" in r["error"] for r in rows)
+    assert any(not r["error"] for r in rows)
+    forms = _key_forms(ESCAPED_KEY)
+    assert len(forms) >= 12
+    scanned = list(files_under(run, cache.parent))
+    assert len(scanned) >= 6
+    for path in scanned:
+        data = path.read_bytes()
+        for form in forms:
+            assert form not in data, (path, form)
+    for form in forms:
+        assert form.decode() not in said + said2 + caplog.text

@@ -17,6 +17,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.commands.run import add_prompt_files_anywhere
 from sim.errors import CompactionSimError
 from sim.prompts.instructions import Mode, classify, matches
 from sim.prompts.templates import base_dir, expand, load_prompt, prompt_label
@@ -39,6 +40,7 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("files", nargs="+", help="prompt files (.txt) and/or scenario files (.toml)")
     p.add_argument("--strict", action="store_true", help="exit 1 when anything was warned")
+    add_prompt_files_anywhere(p)
     p.set_defaults(func=run)
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.files import read_toml
+from sim.runs.scenario import MAX_SCENARIO_BYTES
 
 SUMMARIZERS = {
     "simulated": "seeded model of an abstractive summarizer (default; offline, zero cost)",
@@ -57,10 +58,10 @@ def scenarios(folder: Path) -> list[tuple[str, str]]:
     out = []
     for path in sorted(folder.glob("*.toml")):
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = read_toml(path, "scenario", UserError, MAX_SCENARIO_BYTES)
             text = str(data.get("description") or "")
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            text = f"(unreadable: {exc})"
+        except UserError as exc:
+            text = f"(unreadable: {str(exc).removeprefix(f'{path}: ')})"
         out.append((str(path), text))
     return out
 

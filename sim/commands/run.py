@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +30,8 @@ from sim.runs.sweep import Executor, make_executor
 from sim.summarizers.options import add_summarizer_args, summarizer_overrides
 
 RUNS_DIR = Path("results/runs")
+MAX_JOBS_PER_CORE = 4
+"""--jobs above this many processes per core only adds memory and switching, never speed."""
 
 
 def add_overrides(p: argparse.ArgumentParser, text: str) -> None:
@@ -43,7 +46,17 @@ def add_jobs(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int,
         default=None,
-        help="processes running trials, this one included (default: all cores)",
+        help="processes running trials, this one included (default: all cores; at most "
+        f"{MAX_JOBS_PER_CORE}x the cores on this machine)",
+    )
+    add_prompt_files_anywhere(p)
+
+
+def add_prompt_files_anywhere(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--prompt-files-anywhere",
+        action="store_true",
+        help="let file: prompt references leave the scenario's folder (absolute, ../, links)",
     )
 
 
@@ -114,9 +127,18 @@ def executor_factory(
 
 
 def jobs_from(args: argparse.Namespace) -> int:
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    jobs = args.jobs if args.jobs is not None else cores
     if jobs < 1:
         raise UserError(f"--jobs={jobs}: must be >= 1")
+    cap = MAX_JOBS_PER_CORE * cores
+    if jobs > cap and getattr(args, "executor", "local") == "local":
+        warnings.warn(
+            f"--jobs={jobs}: more than {MAX_JOBS_PER_CORE}x this machine's {cores} cores; "
+            f"running {cap} processes",
+            stacklevel=1,
+        )
+        jobs = cap
     if args.traces < 0:
         raise UserError(f"--traces={args.traces}: must be >= 0")
     return int(jobs)

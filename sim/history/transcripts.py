@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sim.errors import UserError
+from sim.files import DataError, parse_json, read_capped
 from sim.runtime.validity import Api
 
 Kind = Literal["openai", "claude", "text"]
@@ -31,6 +32,10 @@ _SPEAKER = re.compile(r"^(system|developer|user|human|assistant|ai|agent|tool)\s
 _ROLE_ALIAS = {"human": "user", "ai": "assistant", "agent": "assistant"}
 _SESSION_BREAK = re.compile(r"^(?:-{3,}|={3,})\s*$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
+"""A transcript larger than this is refused unread (a real session log is a few MB)."""
 
 
 class TranscriptError(UserError):
@@ -66,7 +71,7 @@ def _args(raw: object) -> str:
     if isinstance(raw, str):
         try:
             return json.dumps(json.loads(raw), sort_keys=True, ensure_ascii=False)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too deep, a 5,000-digit integer
             return " ".join(raw.split())
     return json.dumps(raw, sort_keys=True, ensure_ascii=False)
 
@@ -167,11 +172,9 @@ def _as_blocks(content: object) -> list[Any]:
 
 def _json_line(r: _Reader, raw: str, no: int) -> Any:
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise r.fail(str(no), f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise r.fail(str(no), "not valid JSON (nested too deeply)") from None
+        return parse_json(raw)
+    except DataError as exc:
+        raise r.fail(str(no), str(exc).replace(" at line 1 column", " at column")) from None
 
 
 def _read_openai(r: _Reader, text: str, jsonl: bool) -> None:
@@ -180,8 +183,11 @@ def _read_openai(r: _Reader, text: str, jsonl: bool) -> None:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise r.fail(str(exc.lineno), f"not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise r.fail("1", "not valid JSON (nested too deeply)") from None
+        except (RecursionError, ValueError):  # nested too deeply, a 5,000-digit integer
+            try:
+                data = parse_json(text)
+            except DataError as exc:
+                raise r.fail("1", str(exc)) from None
         msgs = data.get("messages") if isinstance(data, dict) else data
         if not isinstance(msgs, list):
             raise r.fail("1", 'expected a JSON array of messages or {"messages": [...]}')
@@ -255,8 +261,8 @@ def _detect(path: Path, text: str) -> Kind:
         return "text"
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     try:
-        item = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
+        item = parse_json(first)
+    except DataError:
         return "openai"  # the reader reports the line
     return (
         "claude" if isinstance(item, dict) and "type" in item and "role" not in item else "openai"
@@ -287,10 +293,9 @@ def load_transcript(path: str | Path, fmt: Format = "auto") -> Transcript:
     """Read a transcript file: `.json` / `.jsonl` OpenAI messages, Claude-Code session `.jsonl`
     (detected by its `type` field) or plain text; `fmt` overrides the detection."""
     p = Path(path)
+    raw = read_capped(p, "transcript", TranscriptError, MAX_TRANSCRIPT_BYTES)
     try:
-        text = p.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise TranscriptError(f"{p}: cannot read transcript ({exc.strerror})") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TranscriptError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     chosen: Kind = _detect(p, text) if fmt == "auto" else fmt

@@ -15,6 +15,7 @@ Pins reach the model even when a template has no `$pinned_facts`: they are appen
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 from string import Template
 
 from sim.errors import UserError
+from sim.files import read_capped
 from sim.types import Fact
 
 PLACEHOLDERS = ("input", "budget_tokens", "pinned_facts", "level")
@@ -53,25 +55,25 @@ class Prompt:
         return "pinned_facts" in Template(self.text).get_identifiers()
 
 
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+def _where(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line}, column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
 
 
 def check_template(text: str, source: str, require_input: bool = True) -> Prompt:
-    """Validate placeholders; every problem names `source`, the placeholder and its line."""
+    """Validate placeholders; every problem names `source` and where the placeholder is, but
+    never echoes the text: a `file:` reference may name a file nobody meant to show."""
     tpl = Template(text)
     for m in tpl.pattern.finditer(text):
         if m.group("invalid") is not None:
-            start = m.start()
-            shown = text[start : start + 12].split("\n")[0]
             raise PromptError(
-                f"{source}: line {_line_of(text, start)}: malformed placeholder {shown!r} "
-                "(write $$ for a literal dollar sign)"
+                f"{source}: {_where(text, m.start())}: malformed placeholder, a $ that starts "
+                "no name (write $$ for a literal dollar sign)"
             )
         name = m.group("named") or m.group("braced")
         if name is not None and name not in PLACEHOLDERS:
             raise PromptError(
-                f"{source}: line {_line_of(text, m.start())}: unknown placeholder ${name} "
+                f"{source}: {_where(text, m.start())}: unknown placeholder "
                 f"(valid: {', '.join('$' + p for p in PLACEHOLDERS)})"
             )
     found = set(tpl.get_identifiers())
@@ -83,12 +85,13 @@ def check_template(text: str, source: str, require_input: bool = True) -> Prompt
 
 @lru_cache(maxsize=256)
 def _load(path: Path) -> Prompt:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PromptError(f"{path}: cannot read prompt file ({exc.strerror})") from None
-    if len(raw) > MAX_PROMPT_BYTES:
-        raise PromptError(f"{path}: prompt file is {len(raw)} bytes (limit {MAX_PROMPT_BYTES})")
+    raw = read_capped(
+        path,
+        "prompt file",
+        PromptError,
+        MAX_PROMPT_BYTES,
+        "{path}: prompt file is {size} bytes (limit {limit})",
+    )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -101,18 +104,37 @@ def load_prompt(path: str | Path) -> Prompt:
     return _load(Path(path))
 
 
+ANYWHERE_ENV = "COMPSIM_PROMPT_FILES_ANYWHERE"
+"""Set to 1 (`--prompt-files-anywhere` does) to let `file:` references leave the scenario's
+folder; the opt-in lives outside the scenario, so a scenario cannot grant it to itself."""
+
+
 def find_file(ref: str, base_dir: Path | None) -> Path:
-    """The file a `file:` reference names: relative to `base_dir`, else the working folder."""
+    """The file a `file:` reference names, relative to `base_dir` (the scenario's folder) and
+    inside it: an absolute path, `../` or a link out of the folder is refused unless the user
+    opted in (ANYWHERE_ENV). A scenario built in code (no folder) resolves against the
+    working folder."""
     if "\x00" in ref:
         raise PromptError(f"{ref!r}: a file: reference cannot contain a NUL byte")
     rel = Path(ref.removeprefix(FILE_PREFIX).strip())
     if not str(rel) or str(rel) == ".":
         raise PromptError(f"{ref!r}: a file: reference needs a path")
-    if rel.is_absolute():
+    if base_dir is None:
         return rel
-    if base_dir is not None and (base_dir / rel).exists():
-        return base_dir / rel
-    return rel
+    target = rel if rel.is_absolute() else base_dir / rel
+    if os.environ.get(ANYWHERE_ENV) == "1":
+        return target
+    root = base_dir.resolve()
+    try:
+        real = target.resolve()
+    except (OSError, RuntimeError):  # a link loop
+        raise PromptError(f"{ref}: cannot resolve the path") from None
+    if real != root and root not in real.parents:
+        raise PromptError(
+            f"{ref}: outside the scenario's folder {root}; move the prompt there, or allow it "
+            f"with --prompt-files-anywhere ({ANYWHERE_ENV}=1)"
+        )
+    return target
 
 
 def is_file_ref(value: object) -> bool:

@@ -25,10 +25,12 @@ from pydantic import (
 )
 
 from sim.errors import UserError
+from sim.files import DataError, parse_json, read_capped
 from sim.grading.outcomes import CaseOutcomes, FactState, SuiteOutcomes, TrialOutcome
 from sim.runs.store import atomic_write
 
 BASELINE_VERSION = 1
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
 TRIAL_COLUMNS = (
     "trial",
     "collapsed",
@@ -214,16 +216,14 @@ def write_baseline(outcomes: SuiteOutcomes, path: Path) -> int:
 def read_baseline(path: str | Path) -> SuiteOutcomes:
     """Read and validate a baseline; every problem is a one-line BaselineError."""
     p = Path(path)
+    raw = read_capped(p, "baseline", BaselineError, MAX_BASELINE_BYTES)
     try:
-        data = json.loads(p.read_bytes())
-    except OSError as exc:
-        raise BaselineError(f"{p}: cannot read baseline ({exc.strerror})") from None
-    except RecursionError:
-        raise BaselineError(f"{p}: not valid JSON: nested too deeply") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = ""
-        if isinstance(exc, json.JSONDecodeError):
-            where = f" at line {exc.lineno} column {exc.colno}"
+        data = parse_json(raw)
+    except DataError as exc:
+        if exc.position is None:  # nested too deeply, an integer out of range
+            why = "not valid JSON: nested too deeply" if "nested" in str(exc) else str(exc)
+            raise BaselineError(f"{p}: {why}") from None
+        where = f" at line {exc.position[0]} column {exc.position[1]}" if exc.position[0] else ""
         raise BaselineError(
             f"{p}: not valid JSON{where}: the baseline is truncated or corrupted; restore it "
             "from version control or write it again with `compsim baseline update`"

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sim.files import DataError, parse_json, read_capped
 from sim.grading.outcomes import CaseOutcomes, SuiteOutcomes, group_rows
 from sim.runs.results import SUMMARY_JSON, Run, RunStoreError, load_run
 from sim.runs.store import atomic_write
@@ -58,8 +59,8 @@ def write_suite_manifest(out: Path, manifest: SuiteRunManifest) -> None:
 def read_suite_manifest(out: Path) -> SuiteRunManifest:
     path = out / SUITE_JSON
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        data = parse_json(read_capped(path, "suite manifest", RunStoreError))
+    except DataError as exc:
         raise RunStoreError(f"{path}: unreadable suite manifest ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if isinstance(version, int) and version > SUITE_RUN_VERSION:
@@ -99,7 +100,7 @@ def _run_cases(run: Run, name: str, version: int) -> dict[str, CaseOutcomes]:
 def load_outcomes(path: str | Path) -> SuiteOutcomes:
     """A suite run, a run directory or a baseline file, reduced to per-trial outcomes."""
     p = Path(path)
-    if p.is_file():
+    if p.exists() and not p.is_dir():  # a baseline; read_baseline refuses a FIFO or device
         from sim.regression.baseline import read_baseline
 
         return read_baseline(p)

@@ -11,6 +11,7 @@ from typing import Any
 from sim.grading.outcomes import SuiteOutcomes, base_name
 from sim.regression.check import Check, GateReport
 from sim.regression.paired import EPS, MAX_TRIALS, Verdict
+from sim.report.escape import md, term
 
 HEAD = ("verdict", "check", "strategy", "baseline", "candidate", "change", "CI")
 HEAD_TAIL = ("threshold", "p", "test", "trials")
@@ -144,6 +145,7 @@ def _head(report: GateReport) -> list[str]:
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    rows = [[term(c) for c in r] for r in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
@@ -171,10 +173,10 @@ def findings(report: GateReport) -> list[str]:
 
 def render_text(report: GateReport, refs: Sequence[dict[str, Any]], title: str) -> str:
     head = _head(report)
-    lines = [title, ""]
+    lines = [term(title), ""]
     lines += table(head, [_row(c) for c in report.checks]) if report.checks else ["(no checks)"]
     if found := findings(report):
-        lines += ["", *found]
+        lines += ["", *(term(f) for f in found)]
     if refs:
         lines += ["", "references (not gated; pooled over cases):"]
         lines += table(["strategy", "collapse", "silent", "tokens emitted"], _ref_rows(refs))
@@ -185,15 +187,15 @@ def render_markdown(report: GateReport, refs: Sequence[dict[str, Any]], title: s
     head = _head(report)
 
     def md_table(h: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-        out = ["| " + " | ".join(h) + " |", "|" + "---|" * len(h)]
-        return out + ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+        out = ["| " + " | ".join(md(c) for c in h) + " |", "|" + "---|" * len(h)]
+        return out + ["| " + " | ".join(md(c) for c in r) + " |" for r in rows]
 
-    lines = [f"### compaction-sim gate: {report.verdict.value}", "", title, ""]
+    lines = [f"### compaction-sim gate: {report.verdict.value}", "", md(title), ""]
     lines += md_table(head, [_row(c) for c in report.checks])
     if found := findings(report):
-        lines += ["", *(f"- **{f.split(':', 1)[0]}**:{f.split(':', 1)[1]}" for f in found)]
+        lines += ["", *(f"- **{f.split(':', 1)[0]}**:{md(f.split(':', 1)[1])}" for f in found)]
     if report.warnings:
-        lines += ["", "Warnings:", "", *(f"- {w}" for w in report.warnings)]
+        lines += ["", "Warnings:", "", *(f"- {md(w)}" for w in report.warnings)]
     if refs:
         lines += ["", "References (not gated; pooled over cases):", ""]
         lines += md_table(["strategy", "collapse", "silent", "tokens emitted"], _ref_rows(refs))

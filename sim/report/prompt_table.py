@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.prompts.templates import prompt_label
+from sim.report.escape import term
 from sim.runs.results import Run
 from sim.runs.stats import wilson
 
@@ -148,7 +149,7 @@ def format_rows(rows: list[PromptRow]) -> str:
                 ]
             else:
                 line += ["-", "-"]
-        body.append(line)
+        body.append([term(c) for c in line])
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     numeric = {i for i, h in enumerate(head) if h not in ("cell", "prompt", "strategy")}
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from sim.errors import ReportError
+from sim.report.escape import term
 from sim.runs.store import atomic_write
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ def rate_ci(r: Any, name: str) -> str:
 
 def align(head: Sequence[str], lines: Sequence[Sequence[str]], left: int = 1) -> str:
     """Columns padded to their widest cell; the first `left` columns are left-aligned."""
+    head = [term(h) for h in head]  # cells come from user files: no control characters
+    lines = [[term(c) for c in row] for row in lines]
     widths = [max(len(h), *(len(row[i]) for row in lines)) for i, h in enumerate(head)]
     fmt = "  ".join(f"{{:<{w}}}" if i < left else f"{{:>{w}}}" for i, w in enumerate(widths))
     return "\n".join(

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from sim.runs.grid import load_grid as load_grid
     from sim.runs.results import Run as Run
     from sim.runs.results import load_run as load_run
+    from sim.runs.row_schema import TraceRow as TraceRow
+    from sim.runs.row_schema import TrialRow as TrialRow
     from sim.runs.runner import RunResult as RunResult
     from sim.runs.runner import run_grid as run_grid
     from sim.runs.scenario import Scenario as Scenario
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from sim.runs.trial import run_scenario_trial as run_scenario_trial
 
 _EXPORTS = {
+    "TraceRow": "sim.runs.row_schema",
+    "TrialRow": "sim.runs.row_schema",
     "Cell": "sim.runs.grid",
     "Executor": "sim.runs.sweep",
     "Grid": "sim.runs.grid",

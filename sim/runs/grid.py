@@ -14,7 +14,6 @@ import copy
 import hashlib
 import itertools
 import json
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sim.errors import ScenarioError, UserError
+from sim.files import DataError, parse_toml
 from sim.prompts.templates import check_prompt_refs
 from sim.runs.scenario import Scenario, format_validation_error, read_scenario_data
 from strategies import create_strategy
@@ -57,11 +57,18 @@ class Grid:
     overrides: tuple[str, ...] = ()
 
 
+def _shown(text: str) -> str:
+    """An override as an error shows it: a 3,000-character value would bury the message."""
+    return text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
+
+
 def _key_parts(key: str) -> tuple[str, ...]:
     try:
-        node: Any = tomllib.loads(f"{key} = 0")
-    except tomllib.TOMLDecodeError:
+        node: Any = parse_toml(f"{key} = 0")
+    except DataError:
         raise ScenarioError(f"-S {key}: not a valid key (use dotted TOML keys)") from None
+    if len(node) != 1:  # `a = 1\nb`: more than one key
+        raise ScenarioError(f"-S {key}: not a valid key (use dotted TOML keys)")
     parts = []
     while isinstance(node, dict):
         (name, node), *_ = node.items()
@@ -77,10 +84,18 @@ def parse_override(text: str) -> Override:
         raise ScenarioError(f"-S {text!r}: expected key=value")
     parts = _key_parts(key)
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = raw
-    return Override(text, parts, value)
+        parsed = parse_toml(f"v = {raw}")
+    except DataError as exc:
+        if exc.position is None:  # nested too deeply, an integer of 5,000 digits
+            raise ScenarioError(f"-S {key}: {str(exc).removeprefix('invalid TOML: ')}") from None
+        if any(c in raw for c in "\n\r\x00"):  # a bare word is one line of text
+            raise ScenarioError(
+                f"-S {key}: the value {_shown(raw)!r} is not one TOML value"
+            ) from None
+        return Override(text, parts, raw)
+    if set(parsed) != {"v"}:  # `trials=1\nseed=5`: the rest would be ignored silently
+        raise ScenarioError(f"-S {key}: the value {_shown(raw)!r} is not one TOML value")
+    return Override(text, parts, parsed["v"])
 
 
 def _index(node: list[Any], part: str, where: str) -> int:
@@ -210,7 +225,8 @@ def grid_from_data(
     labels: dict[tuple[str, ...], str] = {}
     for i in _outer_first([(o.parts, o) for o in parsed]):
         o = parsed[i]
-        labels[set_path(data, o.parts, o.value, f"-S {o.text}")] = f"-S {o.text}"
+        label = f"-S {_shown(o.text)}"
+        labels[set_path(data, o.parts, o.value, label)] = label
     base = _validate(data, labels, source, Path(source))
     axes = list(base.sweep.items())
     inner = [o for o in parsed if _under(o.parts, [k for k, _ in axes])]
@@ -224,7 +240,7 @@ def grid_from_data(
         paths: dict[tuple[str, ...], str] = {}
         cid = cell_id(chosen)
         edits = [(k.split("."), v, f"{source}: sweep.{k}={_show(v)}") for k, v in chosen]
-        edits += [(list(o.parts), o.value, f"-S {o.text}") for o in inner]
+        edits += [(list(o.parts), o.value, f"-S {_shown(o.text)}") for o in inner]
         for i in _outer_first([(e[0], e) for e in edits]):
             parts, value, where = edits[i]
             paths[set_path(one, parts, copy.deepcopy(value), where)] = where

@@ -27,7 +27,6 @@ report can show them; filter with `run.trials[run.trials.error.isna()]` for rate
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -36,7 +35,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.errors import UserError
+from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
+from sim.runs.row_schema import TraceRow, TrialRow, row_problem
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
     import pandas as pd
@@ -49,6 +50,12 @@ OWNED = (MANIFEST, TRIALS, TRACES, SUMMARY_JSON, SUMMARY_CSV, REPORT, PLOTS, LOC
 """Every name the harness writes into a run directory (and the only ones --force removes)."""
 
 _NESTED = ("levels", "facts", "violations")
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+"""manifest.json and summary.json (a 10,000-cell sweep writes a few tens of MB)."""
+MAX_LINE_BYTES = 256 * 1024 * 1024
+"""One row of trials.jsonl or traces.jsonl (a trace holds every level's text)."""
+MAX_JSONL_BYTES = 1 << 40
+"""trials.jsonl and traces.jsonl are streamed, so only their lines need a tight cap."""
 
 
 class RunStoreError(UserError):
@@ -118,11 +125,12 @@ class Manifest(_Model):
 def read_manifest(run_dir: Path) -> Manifest:
     """Dispatch on `version`: old versions are upgraded by their reader, newer are refused."""
     path = run_dir / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        raise RunStoreError(f"{run_dir}: not a run directory (no {MANIFEST})")
+    raw = read_capped(path, "manifest", RunStoreError, MAX_MANIFEST_BYTES)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunStoreError(f"{run_dir}: not a run directory (no {MANIFEST})") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        data = parse_json(raw)
+    except DataError as exc:
         raise RunStoreError(f"{path}: unreadable manifest ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if not isinstance(version, int) or isinstance(version, bool):
@@ -148,32 +156,35 @@ _MANIFEST_READERS: dict[int, Callable[[dict[str, Any]], Manifest]] = {
 }
 
 
-def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+def iter_jsonl(path: Path, model: type[BaseModel] | None = None) -> Iterator[dict[str, Any]]:
     """Rows of a JSONL file; a torn last line (a crash mid-write) is skipped, a bad line
-    anywhere else is corruption and raises."""
-    if not path.exists():
+    anywhere else is corruption and raises, and so does a row without `model`'s shape."""
+    if not path.exists() and not path.is_symlink():
         return
-    with path.open("rb") as fh:
-        pending: bytes | None = None
-        lineno = 0
-        for raw in fh:
-            if pending is not None:
-                yield _parse_line(pending, path, lineno)
-            lineno += 1
-            pending = raw
-        if pending is not None and pending.endswith(b"\n"):
-            try:
-                json.loads(pending)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    pending: bytes | None = None
+    lineno = 0
+    for raw in iter_lines(path, "run file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES):
+        if pending is not None:
+            yield _parse_line(pending, path, lineno, model)
+        lineno += 1
+        pending = raw
+    if pending is not None and pending.endswith(b"\n"):
+        try:
+            parse_json(pending)
+        except DataError as exc:
+            if exc.position is not None:
                 return  # a torn tail that happens to end on a newline byte
-            yield _parse_line(pending, path, lineno)
+        yield _parse_line(pending, path, lineno, model)
 
 
-def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
+def _parse_line(
+    raw: bytes, path: Path, lineno: int, model: type[BaseModel] | None
+) -> dict[str, Any]:
     try:
-        row: dict[str, Any] = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise RunStoreError(f"{path}: line {lineno}: not valid JSON (file corrupted)") from None
+        row: dict[str, Any] = parse_json(raw)
+    except DataError as exc:
+        why = "not valid JSON (file corrupted)" if exc.position or "nested" in str(exc) else exc
+        raise RunStoreError(f"{path}: line {lineno}: {why}") from None
     if not isinstance(row, dict) or type(row.get("v", 1)) is not int:
         raise RunStoreError(f"{path}: line {lineno}: not a row of a run (file corrupted)")
     if row.get("v", 1) > ROW_VERSION:
@@ -181,6 +192,9 @@ def _parse_line(raw: bytes, path: Path, lineno: int) -> dict[str, Any]:
             f"{path}: line {lineno}: v: row version {row.get('v')} is newer than this "
             f"compaction-sim reads (up to {ROW_VERSION}); upgrade compaction-sim"
         )
+    problem = row_problem(model, row) if model is not None else None
+    if problem is not None:
+        raise RunStoreError(f"{path}: line {lineno}: {problem}")
     return row
 
 
@@ -192,7 +206,7 @@ class Run:
         self.meta = manifest
         self.manifest: dict[str, Any] = manifest.model_dump(mode="json")
         self.traces: list[dict[str, Any]] = sorted(
-            iter_jsonl(path / TRACES), key=lambda t: str(t["trial_id"])
+            iter_jsonl(path / TRACES, TraceRow), key=lambda t: str(t["trial_id"])
         )
 
     @property
@@ -209,7 +223,7 @@ class Run:
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """Raw trials.jsonl rows, in file (completion) order."""
-        return iter_jsonl(self.path / TRIALS)
+        return iter_jsonl(self.path / TRIALS, TrialRow)
 
     @cached_property
     def trials(self) -> pd.DataFrame:
@@ -234,11 +248,11 @@ class Run:
                 for i, name in enumerate(names):
                     grade = f["grades"][i]
                     values = (
-                        r["trial_id"], r["trial"], r["cell"], r["strategy"], f["fact_id"],
-                        f["cls"], f["declared"], f["superseded"], f["depth"], f["turn"], name,
-                        i + 1, grade, grade in ("verbatim", "actionable"), f["span_tokens"][i],
-                        ",".join(f["missing"][i]), f["leaf"], f["lost"], f["loud"],
-                        f["blame_level"], f["exposure"],
+                        r["trial_id"], r["trial"], r.get("cell", ""), r["strategy"],
+                        f["fact_id"], f["cls"], f["declared"], f["superseded"], f["depth"],
+                        f["turn"], name, i + 1, grade, grade in ("verbatim", "actionable"),
+                        f["span_tokens"][i], ",".join(f["missing"][i]), f["leaf"], f["lost"],
+                        f["loud"], f["blame_level"], f.get("exposure"),
                     )  # fmt: skip
                     for c, v in zip(FACT_COLUMNS, values, strict=True):
                         cols[c].append(v)
@@ -254,8 +268,8 @@ class Run:
         if not path.exists():
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            data = parse_json(read_capped(path, "summary", RunStoreError, MAX_MANIFEST_BYTES))
+        except DataError as exc:
             raise RunStoreError(f"{path}: unreadable summary ({exc})") from None
         if not isinstance(data, dict):
             raise RunStoreError(f"{path}: not a summary (a JSON object)")

@@ -7,6 +7,7 @@ is resumable with `--resume`. A unit that raised is kept as error rows and the s
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 import warnings
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.errors import one_line
 from sim.runs.grid import Cell, Grid
 from sim.runs.manifest import build_manifest, harness_version, spec_hash
 from sim.runs.results import (
@@ -26,6 +28,7 @@ from sim.runs.results import (
     RunStoreError,
     iter_jsonl,
 )
+from sim.runs.row_schema import TrialRow
 from sim.runs.scenario import Scenario
 from sim.runs.store import RunWriter, atomic_write, write_whole
 from sim.runs.summary import summarize_stream, summary_csv, summary_document, summary_json
@@ -165,7 +168,7 @@ def finish(writer: RunWriter, grid: Grid) -> dict[str, Any]:
     levels = ["L0"]
     for cell in grid.cells:
         levels += [lv.name for lv in cell.scenario.ladder if lv.name not in levels]
-    records = summarize_stream(iter_jsonl(writer.path / TRIALS), groups, levels)
+    records = summarize_stream(iter_jsonl(writer.path / TRIALS, TrialRow), groups, levels)
     doc = summary_document(
         records,
         {
@@ -207,8 +210,11 @@ def run_grid(
             record_usage(writer, tally.usage)
     except BaseException:  # Ctrl-C, a worker killed (BrokenProcessPool), a bug: resumable
         print(
-            f"compsim: {len(writer.done)}/{writer.manifest.units_total} trials on disk; "
-            f"continue with: compsim run --resume {out}",
+            one_line(
+                f"compsim: {len(writer.done)}/{writer.manifest.units_total} trials on disk; "
+                f"continue with: compsim run --resume {shlex.quote(str(out))}",
+                limit=4200,
+            ),
             file=sys.stderr,
         )
         raise

@@ -14,13 +14,16 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
+from sim.files import DataError, iter_lines, parse_json
 from sim.runs.results import (
     LOCK,
     MANIFEST,
+    MAX_JSONL_BYTES,
+    MAX_LINE_BYTES,
     OWNED,
     TRACES,
     TRIALS,
@@ -242,14 +245,17 @@ def repair(path: Path, manifest: Manifest) -> UnitSet:
     expected = _expected_rows(manifest)
     done = UnitSet()
     keep = 0
+    _own_file(trials)
+    _own_file(path / TRACES)
     if trials.exists():
-        with trials.open("rb") as fh:
+        lines = iter_lines(trials, "trials file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES)
+        with closing(lines):
             offset, unit, count = 0, ("", -1), 0
-            for lineno, raw in enumerate(fh, start=1):
+            for lineno, raw in enumerate(lines, start=1):
                 offset += len(raw)
                 row = _complete_line(raw)
                 if row is None:
-                    if fh.read(1):
+                    if next(lines, None) is not None:
                         raise RunStoreError(f"{trials}: line {lineno}: corrupted mid-file")
                     break  # the torn tail of a crash
                 key = (str(row.get("cell") or ""), int(row["trial"]))
@@ -268,13 +274,22 @@ def repair(path: Path, manifest: Manifest) -> UnitSet:
     return done
 
 
+def _own_file(path: Path) -> None:
+    """A file resume will cut or append to must be the run's own regular file: a link could
+    make it truncate or grow a file elsewhere, a device or FIFO would never end."""
+    if not path.is_symlink() and not path.exists():
+        return
+    if path.is_symlink() or not path.is_file():
+        raise RunStoreError(f"{path}: not a regular file of this run (a link or a device?)")
+
+
 def _complete_line(raw: bytes) -> dict[str, Any] | None:
     """A row the harness wrote, or None (torn, corrupted, or not a row of ours)."""
     if not raw.endswith(b"\n"):
         return None
     try:
-        row = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        row = parse_json(raw)
+    except DataError:
         return None
     if not isinstance(row, dict) or type(row.get("trial")) is not int:
         return None
@@ -287,8 +302,9 @@ def _filter_traces(path: Path, done: UnitSet) -> None:
         return
     kept: list[bytes] = []
     dropped = False
-    with path.open("rb") as fh:
-        for raw in fh:
+    lines = iter_lines(path, "traces file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES)
+    with closing(lines):
+        for raw in lines:
             row = _complete_line(raw)
             if row is not None and (str(row.get("cell") or ""), int(row["trial"])) in done:
                 kept.append(raw)

@@ -114,8 +114,12 @@ def declare_fact(
         raise FloorRegistryError(f"{where}: floor.required must name at least one group")
     if isinstance(min_span_tokens, bool) or not isinstance(min_span_tokens, int):
         raise FloorRegistryError(f"{where}: floor.min_span_tokens={min_span_tokens!r}: not an int")
-    if min_span_tokens < 0:
-        raise FloorRegistryError(f"{where}: floor.min_span_tokens={min_span_tokens} must be >= 0")
+    if not 0 <= min_span_tokens <= MAX_TOKENS:
+        raise FloorRegistryError(
+            f"{where}: floor.min_span_tokens={_big(min_span_tokens)}: must be in 0..{MAX_TOKENS}"
+            if abs(min_span_tokens) > MAX_TOKENS
+            else f"{where}: floor.min_span_tokens={min_span_tokens} must be >= 0"
+        )
     reads_as = sentence_polarity(norm)
     if polarity is None:
         pol = reads_as
@@ -138,6 +142,15 @@ def declare_fact(
             f"(missing {', '.join(own.missing)}); lower floor.min_span_tokens or fix the anchors"
         )
     return fact
+
+
+MAX_TOKENS = 10_000_000
+"""The largest budget or span a registry may name (as in a scenario's ladder)."""
+
+
+def _big(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 20 else f"{text[:8]}... ({len(text)} digits)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +204,11 @@ def parse_registry(
     budgets = []
     for level, tokens in _table(f"{path}: budgets", data.get("budgets", {})).items():
         if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens <= 0:
-            raise FloorRegistryError(f"{path}: budgets.{level}={tokens!r} must be an int > 0")
+            raise FloorRegistryError(f"{path}: budgets.{level}={tokens!r:.40} must be an int > 0")
+        if tokens > MAX_TOKENS:
+            raise FloorRegistryError(
+                f"{path}: budgets.{level}={_big(tokens)}: at most {MAX_TOKENS}"
+            )
         budgets.append((level, tokens))
     classes = {
         name: _floor(f"{path}: classes.{name}", value)

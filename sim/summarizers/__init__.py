@@ -14,10 +14,12 @@ if TYPE_CHECKING:
     from sim.summarizers.base import Summarizer as Summarizer
     from sim.summarizers.base import SummaryRequest as SummaryRequest
     from sim.summarizers.base import SummaryResult as SummaryResult
+    from sim.summarizers.redact import Redactor as Redactor
     from sim.summarizers.simulated import SimParams as SimParams
     from sim.summarizers.simulated import SimulatedSummarizer as SimulatedSummarizer
 
 _EXPORTS = {
+    "Redactor": "sim.summarizers.redact",
     "SimParams": "sim.summarizers.simulated",
     "SimulatedSummarizer": "sim.summarizers.simulated",
     "Summarizer": "sim.summarizers.base",

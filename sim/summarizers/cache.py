@@ -110,6 +110,8 @@ class CallCache:
             raise CacheError(f"cache mode {self.mode!r}: valid: read-write, read-only, off")
         if self.mode == "read-only" and not self.path.exists():
             raise CacheError(f"{self.path}: cache file does not exist (mode read-only)")
+        if self.path.exists() and not self.path.is_file():  # sqlite would block on a FIFO
+            raise CacheError(f"{self.path}: not a regular file; not used as a cache")
         self._connect()
 
     def _connect(self) -> sqlite3.Connection:

@@ -41,7 +41,13 @@ class SummarizerConfig(BaseModel):
         description="http: NAME of the environment variable holding the API key.",
     )
     connect_timeout_s: float = Field(10.0, gt=0, le=600)
-    read_timeout_s: float = Field(600.0, gt=0, le=7200)
+    read_timeout_s: float = Field(
+        600.0,
+        gt=0,
+        le=7200,
+        description="http: each attempt's deadline is connect_timeout_s + this, however slowly "
+        "the reply trickles in.",
+    )
     max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
     max_concurrency: int = Field(4, ge=1, le=256, description="In-flight requests per process.")
     revision: str = Field("", max_length=200, description="http: model revision, for the key.")

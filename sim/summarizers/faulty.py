@@ -18,8 +18,8 @@ and timeouts are retried (sim.summarizers.retry) on a virtual clock, and a call 
 failing makes the trial an error row; over-budget text (overlong, echo) is re-asked tighter by
 budget-closed strategies (`budget_retries`) and fails loudly when that does not help, never
 cut; empty text is graded (every fact dropped); garbage is stored and graded as sent, with
-unpaired surrogates replaced. A real hang never needs this simulation: the HTTP backend bounds
-every connect and every read by `connect_timeout_s` / `read_timeout_s` and retries timeouts.
+unpaired surrogates replaced. A real hang never needs this simulation: the HTTP backend gives
+every attempt a total deadline of `connect_timeout_s` + `read_timeout_s` and retries timeouts.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ itself (urllib would, to any host, carrying the Authorization header).
 - The API key comes from the environment variable the config names, is read once, and lives only
   in the request header: never in the identity (the cache key), errors, results or logs.
 - TLS is verified (the default SSL context); URLs carrying user:password are refused.
+- Each attempt has a total deadline (connect_timeout_s + read_timeout_s): a server that
+  trickles a byte every half second cannot outlive it, whatever the per-read timeout says.
+- Text a server sends back (a summary, an error body) is scrubbed of the key in every encoding
+  it may come back in (sim.summarizers.redact) before it is kept anywhere.
 - 429, 5xx, timeouts and dropped connections are retried with capped exponential backoff and
   seeded jitter (or the server's Retry-After, capped); other errors fail at once.
 - A redirect is followed only to the same scheme, host and port (307/308); any other is refused.
@@ -14,9 +18,11 @@ itself (urllib would, to any host, carrying the Authorization header).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
+import socket
 import ssl
 import threading
 import time
@@ -29,6 +35,7 @@ import numpy as np
 
 from sim.errors import CompactionSimError, UserError
 from sim.summarizers.backend import Completion, GenParams
+from sim.summarizers.redact import Redactor
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -75,6 +82,7 @@ class HttpChatModel:
         self._base_path = path
         self._path = f"{path}/chat/completions"
         self._key: str | None = None
+        self._redact = Redactor(None)
         if settings.api_key_env:
             key = os.environ.get(settings.api_key_env)
             if not key:
@@ -82,7 +90,13 @@ class HttpChatModel:
                     f"summarizer.api_key_env: environment variable {settings.api_key_env} "
                     "is not set"
                 )
+            if any(ord(c) < 32 or ord(c) == 127 for c in key):  # header injection
+                raise UserError(
+                    f"summarizer.api_key_env: the value of {settings.api_key_env} holds a "
+                    "control character (not shown); an HTTP header cannot carry it"
+                )
             self._key = key
+        self._redact = Redactor(self._key)
         self._gate = threading.BoundedSemaphore(max(1, settings.max_concurrency))
         self._sleep = sleep
         self.requests = 0
@@ -120,9 +134,23 @@ class HttpChatModel:
             )
         else:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=s.connect_timeout_s)
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._key:
-            headers["Authorization"] = f"Bearer {self._key}"
+        headers: dict[str, str | bytes] = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
+        if self._key:  # UTF-8: a non-ASCII key is sent whole, not refused by http.client
+            headers["Authorization"] = f"Bearer {self._key}".encode()
+        expired = threading.Event()
+
+        def abort() -> None:  # unblocks a read that a trickling server keeps alive
+            expired.set()
+            if conn.sock is not None:
+                with contextlib.suppress(OSError):
+                    conn.sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(s.connect_timeout_s + s.read_timeout_s, abort)
+        timer.daemon = True
+        timer.start()
         try:
             conn.connect()
             if conn.sock is not None:
@@ -130,8 +158,18 @@ class HttpChatModel:
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
             raw = resp.read(MAX_RESPONSE_BYTES + 1)
+            if expired.is_set():  # a close-delimited body cut at the deadline looks complete
+                raise TimeoutError
             return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+        except (OSError, http.client.HTTPException):
+            if expired.is_set():
+                raise TimeoutError(
+                    f"no complete reply within {s.connect_timeout_s + s.read_timeout_s:g} s "
+                    "(connect_timeout_s + read_timeout_s)"
+                ) from None
+            raise
         finally:
+            timer.cancel()
             conn.close()
 
     def _redirect(self, headers: dict[str, str], status: int, path: str) -> str:
@@ -144,7 +182,11 @@ class HttpChatModel:
             self._port,
         )
         if not same:
-            raise BackendError(f"{self.url}: refusing redirect to another host ({t.netloc})")
+            raise BackendError(
+                self._redact.scrub(
+                    f"{self.url}: refusing redirect to another host ({t.netloc[:80]})"
+                )
+            )
         if status not in (307, 308):
             raise BackendError(f"{self.url}: refusing HTTP {status} redirect of a POST")
         return t.path + (f"?{t.query}" if t.query else "")
@@ -177,7 +219,7 @@ class HttpChatModel:
             except ssl.SSLError as exc:  # a certificate problem does not heal on retry
                 raise BackendError(f"{self.url}: TLS error: {exc}") from None
             except (TimeoutError, ConnectionError, http.client.HTTPException, OSError) as exc:
-                last = f"{type(exc).__name__}: {exc}"
+                last = self._redact.scrub(f"{type(exc).__name__}: {str(exc)[:4000]}")[:240]
             else:
                 if status == 200:
                     return self._parse(raw)
@@ -195,10 +237,8 @@ class HttpChatModel:
     def _quote(self, raw: bytes, limit: int) -> str:
         """The start of a reply for an error message, with the API key blanked out: a server
         (or a proxy) that echoes the Authorization header must not put the key in a result."""
-        text = raw[: limit + 4 * len(self._key or "")].decode("utf-8", "replace")
-        if self._key:
-            text = text.replace(self._key, "[redacted]")
-        return text[:limit]
+        text = raw[: limit + 64 + self._redact.longest].decode("utf-8", "replace")
+        return self._redact.scrub(text)[:limit]
 
     def _parse(self, raw: bytes) -> Completion:
         if len(raw) > MAX_RESPONSE_BYTES:
@@ -213,8 +253,7 @@ class HttpChatModel:
             shown = self._quote(raw, 120)
             raise BackendError(f"{self.url}: malformed response ({exc!s}): {shown!r}") from None
         usage = data.get("usage") or {}
-        if self._key and self._key in text:  # a proxy's debug echo: never graded, cached, kept
-            text = text.replace(self._key, "[redacted]")
+        text = self._redact.scrub(text)  # a proxy's debug echo: never graded, cached, kept
         return Completion(
             text,
             str(choice.get("finish_reason") or "stop"),

@@ -11,7 +11,6 @@ memoizes it); its tokenizer counts tokens when the scenario says `tokenizer = "m
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import UserError
+from sim.files import read_json
 from sim.summarizers.backend import Completion, GenParams
 from sim.summarizers.http import BackendError
 from sim.tokens import MemoCounter
@@ -65,7 +65,11 @@ def _weights(path: Path) -> tuple[Path, str | None, list[Path]]:
             pickled = sorted(p.name for p in path.glob("*.bin"))
             extra = f" (found {', '.join(pickled)}: pickle weights are refused)" if pickled else ""
             raise UserError(f"summarizer.model_path: {path} has no .safetensors weights{extra}")
-        return path, None, files + [path / n for n in _FOLDER_FILES if (path / n).exists()]
+        files += [path / n for n in _FOLDER_FILES if (path / n).exists()]
+        odd = [f.name for f in files if not f.is_file()]  # a FIFO or device would never end
+        if odd:
+            raise UserError(f"summarizer.model_path: {path}: {odd[0]} is not a regular file")
+        return path, None, files
     raise UserError(f"summarizer.model_path: {path} is neither a model folder nor a .gguf file")
 
 
@@ -80,11 +84,10 @@ def _import() -> tuple[Any, Any]:
 
 def _window(folder: Path) -> int | None:
     try:
-        value = json.loads((folder / "config.json").read_text(encoding="utf-8")).get(
-            "max_position_embeddings"
-        )
-    except (OSError, ValueError):
+        data = read_json(folder / "config.json", "model config", UserError, 1 << 20)
+    except UserError:
         return None
+    value = data.get("max_position_embeddings") if isinstance(data, dict) else None
     return value if isinstance(value, int) and value > 0 else None
 
 

@@ -118,6 +118,6 @@ def test_bad_prompt_file_is_one_line_exit_2(
     assert main(["lint-prompt", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        f"compsim: error: {bad}: line 1: unknown placeholder $text "
+        f"compsim: error: {bad}: line 1, column 11: unknown placeholder "
         "(valid: $input, $budget_tokens, $pinned_facts, $level)"
     ]

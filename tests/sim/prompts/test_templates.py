@@ -48,9 +48,9 @@ def test_substitution_is_not_code() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Summarize ${__import__}\n$input", r"line 1: unknown placeholder \$__import__"),
-        ("ok\n$input\nfor $user", r"line 3: unknown placeholder \$user"),
-        ("costs $5\n$input", r"line 1: malformed placeholder '\$5"),
+        ("Summarize ${__import__}\n$input", r"line 1, column 11: unknown placeholder \(valid"),
+        ("ok\n$input\nfor $user", r"line 3, column 5: unknown placeholder \(valid"),
+        ("costs $5\n$input", r"line 1, column 7: malformed placeholder, a \$ that starts no"),
         ("Summarize the log.", r"missing placeholder \$input"),
     ],
 )
@@ -62,7 +62,7 @@ def test_bad_templates_name_source_and_placeholder(text: str, message: str) -> N
 def test_prompt_file_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("Summarize $inputs\n")
-    with pytest.raises(PromptError, match=rf"{bad}: line 1: unknown placeholder \$inputs"):
+    with pytest.raises(PromptError, match=rf"{bad}: line 1, column 11: unknown placeholder"):
         load_prompt(bad)
     with pytest.raises(PromptError, match="cannot read prompt file"):
         load_prompt(tmp_path / "missing.txt")
@@ -88,7 +88,7 @@ def test_file_references_resolve_against_the_scenario_folder(tmp_path: Path) -> 
     assert expand("file:p/mine.txt", tmp_path) == "Mine: $input"
     assert expand("compress", tmp_path) == "compress"
     assert expand(None, tmp_path) is None
-    assert find_file("file:/abs/x.txt", tmp_path) == Path("/abs/x.txt")
+    assert find_file("file:/abs/x.txt", None) == Path("/abs/x.txt")  # built in code
     assert prompt_label("file:prompts/continuity.txt") == "continuity"
     assert prompt_label("Summarize this, please!") == "inline"
 
@@ -113,7 +113,7 @@ def test_scenario_with_a_bad_prompt_file_fails_at_load(tmp_path: Path) -> None:
         load_scenario(_scenario(tmp_path, "file:p.txt"))
     msg = str(err.value)
     assert msg.startswith(f"{tmp_path / 's.toml'}: strategies.0.instruction: ")
-    assert "p.txt: line 1: unknown placeholder $who" in msg
+    assert "p.txt: line 1, column 15: unknown placeholder (valid:" in msg and "who" not in msg
     with pytest.raises(ScenarioError, match="cannot read prompt file"):
         load_scenario(_scenario(tmp_path, "file:nope.txt"))
 
