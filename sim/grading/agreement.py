@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.errors import UserError
+from sim.files import read_capped
 from sim.grading.grade import grade_text
 from sim.tokens import Tokenizer
 from sim.types import Fact, Grade
@@ -46,16 +47,8 @@ class Case:
 
 
 def _read(path: Path) -> str:
-    """The file's text, read only if it is a regular file, at most the cap plus one byte."""
-    try:
-        if not path.is_file():
-            raise CorpusError(f"{path}: not a regular file; a grader corpus is a .jsonl file")
-        with path.open("rb") as fh:
-            data = fh.read(MAX_CORPUS_BYTES + 1)
-    except OSError as exc:
-        raise CorpusError(f"{path}: cannot read grader corpus ({exc.strerror})") from None
-    if len(data) > MAX_CORPUS_BYTES:
-        raise CorpusError(f"{path}: larger than {MAX_CORPUS_BYTES} bytes; not a grader corpus")
+    """The file's text: a regular file of at most MAX_CORPUS_BYTES, UTF-8."""
+    data = read_capped(path, "grader corpus", CorpusError, MAX_CORPUS_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -72,7 +65,7 @@ def load_cases(path: Path) -> list[Case]:
         where = f"{path}:{n}"
         try:
             row = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:
             raise CorpusError(f"{where}: not JSON ({str(exc)[:80]})") from None
         if not isinstance(row, dict):
             raise CorpusError(f"{where}: a case is a JSON object")

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sim.errors import UserError
+from sim.files import parse_json, read_capped
 from sim.grading.agreement import label_of
 from sim.grading.grade import grade_text
 from sim.grading.judge import JUDGE_MAX_TOKENS, judge_prompt, parse_judge
@@ -166,11 +167,10 @@ def read_judgements(run_dir: Path) -> tuple[dict[str, Any], list[dict[str, Any]]
     path = run_dir / JUDGE_SUMMARY
     if not path.is_file():
         return None
+    raw = read_capped(path, "judge summary", UserError, MAX_SUMMARY_BYTES)
     try:
-        if path.stat().st_size > MAX_SUMMARY_BYTES:
-            raise ValueError(f"larger than {MAX_SUMMARY_BYTES} bytes")
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{path}: unreadable judge summary ({exc})") from None
+        summary = parse_json(raw)
+    except ValueError as exc:
+        raise UserError(f"{path}: not a judge summary ({str(exc)[:80]})") from None
     rows = [r for r in iter_jsonl(run_dir / JUDGE_ROWS) if r["text_grade"] != r["judge_grade"]]
     return summary, rows
