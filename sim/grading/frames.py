@@ -618,6 +618,8 @@ def region(frame: Frame, clause: Clause) -> Region:
         found = _relation_before(tokens, start)
         if found is not None:
             relation = found[1]
+            if frame.conditional and found[0] == "at":
+                relation = Relation.IF  # "prohibited at disk usage above 90%": when
             if clause.deferred and found[0] in lx.GATES and relation is Relation.AFTER:
                 relation = Relation.BEFORE  # "pending (needs the user's approval)": until then
         else:

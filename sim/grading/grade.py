@@ -240,7 +240,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     if any(v in text for v in frame.settings):
         present.add("setting")
     where = region(frame, clause)
-    if where is Region.NONE and whole is not clause:
+    if where is Region.NONE and whole is not clause and not RELATION_RE.search(text):
         where = region(frame, whole)
     if where is not Region.NONE:
         present.add("condition")
@@ -259,6 +259,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
+    if frame.values and "value" in present and not agrees and _refuses_others(frame, clause):
+        agrees = True  # "ts in UTC, never local time": the negation is about the alternatives
     if frame.region is None or "condition" not in frame.required:
         if not agrees:
             if revoked and names_it:
@@ -300,6 +302,23 @@ _ANY = re.compile(
     r"(?<![\w-])(?:any|whatever|whichever|wherever|other|another|different|local)(?![\w-])"
 )
 _LEADING = re.compile(r"^(?:(?:but|and|so|then|also|now|please|just|instead)\s+)+")
+
+
+_NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
+
+
+def _refuses_others(frame: Frame, clause: Clause) -> bool:
+    """Whether every negation of the clause is followed, within three words, by another value
+    of the pinned kind or by "any"/"other"."""
+    raw = clause.raw.lower()
+    found = False
+    for m in _NEGATOR.finditer(raw):
+        after = " ".join(raw[m.end() :].split()[:3])
+        other = frame.other_value is not None and frame.other_value.search(after)
+        if not (other or _ANY.search(after)):
+            return False
+        found = True
+    return found
 
 
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:

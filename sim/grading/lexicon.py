@@ -79,6 +79,8 @@ REVOCATION = (
     "order not matter", "does not matter", "do not matter", "revoke rule", "rule revoked",
     "cancel rule", "rule cancelled", "override", "overridden", "superseded", "obsolete",
     "rescinded", "rescind", "retracted", "scrap", "scrapped", "ignore rule",
+    "not a blocker", "no blocker", "not blocking", "non-blocking", "does not block",
+    "no longer protected", "unprotected", "no longer guarded", "no longer gated",
 )  # fmt: skip
 """A clause with one of these lifts the rule it names: the rule reads reversed."""
 
@@ -111,7 +113,7 @@ DOUBLE_NEGATIVE = (
 
 DIRECTIVE = (
     "must", "should", "shall", "need to", "needs to", "have to", "has to", "always",
-    "make sure", "ensure", "be sure", "remember to", "required", "mandatory", "please",
+    "make sure", "ensure", "be sure", "remember to", "mandatory", "please",
     "go ahead", "do", "let us", "you", "we will", "will",
 )  # fmt: skip
 """A positive clause with one of these (or opening with the action) tells the agent to act;
@@ -130,7 +132,8 @@ HEDGE = (
     "suggest", "suggested", "recommend", "recommended", "could consider", "worth", "tentative",
     "tentatively", "unclear", "unsure", "maybe later", "seem", "likely", "careful",
     "carefully", "caution", "cautious", "risky", "with care", "keep an eye", "use judgement",
-    "use judgment", "your call", "up to you",
+    "use judgment", "your call", "up to you", "ish", "or whatever", "or so", "roughly",
+    "approximately", "something like", "more or less",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 
