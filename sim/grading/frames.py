@@ -302,6 +302,7 @@ class Frame:
     opposites: tuple[str, ...]
     other_value: re.Pattern[str] | None  # another value of the pinned value's kind
     moved_off: tuple[re.Pattern[str], ...]  # "moved off 9464", "instead of UTC"
+    raw_values: tuple[str, ...]  # the pinned value as written, lower case
     split_actions: tuple[re.Pattern[str], ...]  # "roll the canary out" for "roll out"
     imperatives: tuple[str, ...]  # "rotate ": a clause whose raw text opens so is an order
     literals: tuple[str, ...]  # the condition's own forms, which state it whole wherever seen
@@ -356,6 +357,7 @@ class Frame:
                 for v in forms("value")
                 for pattern in _MOVED
             ),
+            tuple(v.lower() for v in groups["value"].forms) if "value" in groups else (),
             tuple(
                 re.compile(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
                 for a in forms("action")

@@ -312,8 +312,11 @@ def _refuses_others(frame: Frame, clause: Clause) -> bool:
     of the pinned kind or by "any"/"other"."""
     raw = clause.raw.lower()
     found = False
+    pinned = [v.strip() for v in frame.raw_values]
     for m in _NEGATOR.finditer(raw):
         after = " ".join(raw[m.end() :].split()[:3])
+        for v in pinned:  # the pinned value itself is no alternative
+            after = after.replace(v, " ")
         other = frame.other_value is not None and frame.other_value.search(after)
         if not (other or _ANY.search(after)):
             return False
