@@ -11,10 +11,12 @@ cases. The held-out split is for the final measurement only: tune nothing on it.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tomllib
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,14 +24,32 @@ from sim.grading.agreement import Agreement, format_agreement, load_cases, score
 from sim.history.constraint_pools import PROHIBITION
 from sim.history.constraints import build_fact, prohibition_for
 from sim.tokens import get_counter
-from sim.types import Fact
+from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "grader_corpus"
 
 
+def frozen_fact(data: dict[str, Any]) -> Fact:
+    """A fact as a frozen history file writes it (real_facts.json: the planted rules of the
+    sessions a real model summarized for the committed cassette)."""
+    anchors = tuple(
+        AnchorGroup(a["role"], tuple(a["forms"]), tuple(a.get("opposites", ())))
+        for a in data["anchors"]
+    )
+    floor = RecallFloor(tuple(data["floor"]), int(data["min_span_tokens"]))
+    return Fact(
+        data["fact_id"], data["cls"], data["text"], anchors, Polarity(data["polarity"]), floor
+    )
+
+
 def corpus_facts(path: Path = CORPUS / "facts.toml") -> dict[str, Fact]:
-    """The generator's facts the corpus is labelled against (see facts.toml)."""
-    facts = {}
+    """The facts the corpus is labelled against: the generator's (facts.toml) and the real
+    sessions' (real_facts.json, keyed `history:fact`)."""
+    facts: dict[str, Fact] = {}
+    real = path.parent / "real_facts.json"
+    if real.is_file():
+        for key, data in json.loads(real.read_text(encoding="utf-8")).items():
+            facts[key] = frozen_fact(data)
     for fact_id, spec in tomllib.loads(path.read_text(encoding="utf-8")).items():
         if spec["class"] == "prohibition":
             verb, obj = PROHIBITION[spec["variant"]][0], PROHIBITION[spec["variant"]][3]
