@@ -26,13 +26,35 @@ _REFERS_BACK = re.compile(
 )
 # A sentence with no subject of its own that only finishes the previous one.
 _CONTINUES = re.compile(
-    r"^(?:that|this|it|these|those|the same|same|such)\s+(?:holds?|applies|apply|is|are|stays?"
-    r"|remains?|goes|go|lasts?|rule|restriction|requirement|counts?|means?|must|should|"
-    r"only|until|till|unless|except|even)\b"
+    r"^(?:that|this|it|they|these|those|the same|same|such)\b"
     r"|^(?:until|till|unless|not (?:before|until|unless)|only (?:after|once|if|when|until)"
     r"|but only|and only|at least until|even if|even when)\b",
     re.IGNORECASE,
 )
+"""A sentence that opens with a pronoun or a bare condition finishes the one before: "The
+refund batch is built. It stays unsent until the user says yes." """
+# "From this point on ..." after "Step 4 is done.": the step is the condition
+_NOW = re.compile(
+    r"\b(?:from (?:now|this point|here|then) on|from now|henceforth|going forward|from here)\b",
+    re.IGNORECASE,
+)
+_STEP_DONE = re.compile(
+    r"\bstep \d+\b[^.;]*\b(?:done|finished|complete|completed|over|behind us|passed)\b"
+    r"|\b(?:past|after|finished|completed|done with) step \d+\b",
+    re.IGNORECASE,
+)
+
+
+def now_line(line: str) -> bool:
+    """A line set "from now on": read with the line before, which may name the step."""
+    return bool(_NOW.search(line))
+
+
+def continues_after(previous: str, sentence: str) -> bool:
+    """`continues`, or a sentence set "from now on" right after one that finished a step."""
+    return continues(sentence) or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))
+
+
 # "any port but 8443": a "but" that names an exception, not a clause of its own
 _SHORT_EXCEPTION = re.compile(r"^but\s+\S+(?:\s+\S+){0,2}[.!?]?$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")

@@ -576,6 +576,10 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     return lx.RELATIONS[m.group(0)]
 
 
+_DONE_NOW = re.compile(
+    r" step \d+ (?:\S+ ){0,5}(?:do|finish|complete|over|behind) .*\b(?:from (?:now|this point|here|"
+    r"then) on|henceforth|go forward|from here)\b"
+)
 _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
 _TRAILING = frozenset(
     [
@@ -637,6 +641,8 @@ def region(frame: Frame, clause: Clause) -> Region:
                     relation = between[1]  # "approval required for X": X after approval
         if relation is None and frame.ordering:
             relation = _relation_after_object(frame, tokens, end)
+        if relation is None and _DONE_NOW.search(clause.text):
+            relation = Relation.AFTER  # "step 4 is done ... from now on": after step 4
         if relation is None:
             if not frame.conditional:
                 continue

@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 
-from sim.grading.clauses import bullet_body, clauses, continues, header_text, is_header
+from sim.grading.clauses import (
+    bullet_body,
+    clauses,
+    continues,
+    continues_after,
+    header_text,
+    is_header,
+    now_line,
+)
 from sim.grading.frames import Clause, Frame, Reading, Region, has_object, read_clause, region
 from sim.grading.lexicon import RELATION_RE, SKIP_RE, Relation
 from sim.grading.text import lemmas, normalize, split_sentences
@@ -88,7 +96,7 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
             _LINE_SENTENCES.clear()
         raws: list[str] = []
         for raw in split_sentences(line):
-            if raws and continues(raw):
+            if raws and continues_after(raws[-1], raw):
                 raws[-1] = raws[-1] + " " + raw
             else:
                 raws.append(raw)
@@ -112,7 +120,7 @@ def line_role(line: str) -> tuple[str, str | None] | None:
         body = bullet_body(line)
         if body is not None:
             return "bullet", body
-    if line[:1].isalpha() and continues(line):
+    if line[:1].isalpha() and (continues(line) or now_line(line)):
         return "continues", None
     return None
 
@@ -273,7 +281,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("condition",)  # acting unless refused is acting without the yes
     elif where is Region.SAME:
         if not agrees:
-            return (INVERTED, ("polarity",)) if names_it else None
+            # reversing a rule takes its action (or lifting it): "the worker stays up from now
+            # on" describes the object, it does not restart it
+            if revoked or "action" in present or frame.ordering or clause.directive:
+                return INVERTED, ("polarity",)
+            return (DEGRADED, ("action",)) if names_it else None
         kept = True
     elif where is Region.OPPOSITE:
         gate = clause.exclusive or frame.polarity is Polarity.REQUIRE or frame.region in _GATES

@@ -28,7 +28,7 @@ REACHED = {
     "conditional": 103,
     "confirmation": 113,
     "ordering": 132,
-    "prohibition": 154,
+    "prohibition": 155,
     "value_pin": 104,
 }
 
