@@ -40,7 +40,7 @@ NEGATION = (
 
 DEFERRAL = (
     "defer", "deferred", "postpone", "postponed", "on hold", "hold off", "hold", "pending",
-    "wait", "must wait", "until", "till", "pause", "paused", "not yet", "await", "awaiting",
+    "wait", "must wait", "pause", "paused", "not yet", "await", "awaiting",
 )  # fmt: skip
 """Words that put an action off until something holds: a restriction for rules with a
 condition, but not for a value pin ("keep port 9464 until further notice" still pins it)."""
