@@ -26,7 +26,7 @@ _REFERS_BACK = re.compile(
 )
 # A sentence with no subject of its own that only finishes the previous one.
 _CONTINUES = re.compile(
-    r"^(?:that|this|it|they|these|those|the same|same|such)\b"
+    r"^(?:that|this|it|its|they|their|these|those|the same|same|such|the latter)\b"
     r"|^(?:until|till|unless|not (?:before|until|unless)|only (?:after|once|if|when|until)"
     r"|but only|and only|at least until|even if|even when)\b",
     re.IGNORECASE,

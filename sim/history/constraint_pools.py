@@ -171,7 +171,7 @@ ACTION_SYNONYMS = {
     "start": ("run", "launch", "trigger", "kick off", "begin", "schedule", "execute"),
     "publish": ("push", "release", "ship", "upload"),
     "enable": ("turn on", "activate", "switch on", "launch", "roll out", "release"),
-    "send": ("issue", "dispatch", "process", "pay out", "release", "submit"),
+    "send": ("issue", "dispatch", "process", "pay out", "release", "submit", "go out", "ship"),
     "force-push": ("force push", "push --force", "push -f", "rewrite"),
     "wipe": ("delete", "erase", "purge", "clear", "remove"),
     "close": ("resolve", "shut", "archive"),
