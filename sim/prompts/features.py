@@ -19,7 +19,7 @@ only in a clause that does not negate it. Each feature keeps the lines that show
 | `length_cap` | an explicit cap: at most N tokens / words / sentences / lines / bullets |
 | `progressive` | extend or update a previous summary |
 | `exhaustive` | all / every / each item, verbatim, nothing left out |
-| `brevity` | shorter wording: concise, brief, one short line each, shorten the wording |
+| `brevity` | a short summary: concise, brief, one short line each, shorten the wording |
 
 The note's rule decides the verdict: a prompt with `ranking`, `purpose_directed` or `recency`
 is re-ranking and must be gated by an explicit floor check; any other is compression.
@@ -191,8 +191,9 @@ _CUES: tuple[tuple[Feature, str, re.Pattern[str]], ...] = (
     ),
     _cue(
         Feature.EXHAUSTIVE,
-        "verbatim",
-        r"\b(?:verbatim|word for word|word-for-word|without leaving anything out|nothing l"
+        "verbatim / nothing left out",
+        r"\b(?:verbatim|word for word|word-for-word|without leaving anything out|"
+        r"(?:instead of|rather than) leaving (?:things|anything) out|nothing l"
         r"eft out|do not omit|never omit|in full|exact wording)\b",
     ),
 )

@@ -18,7 +18,7 @@ things give different numbers, and every difference traces back to a feature and
 | `recency` | `recency_weight` | +0.3 | later lines score higher, older ones fall below the cut |
 | `progressive` | `abstraction_mid` | x1.5 | re-summarizing a running summary abstracts sooner |
 | `brevity` | `shorten_share` | +0.6 | shortens filler lines even when the input fits |
-| `brevity` | `fill` | x0.75 | a concise summary stops short of its budget |
+| `brevity` | `fill` | x0.85 | a concise summary stops short of its budget |
 | `rules_section` | `fill` | x0.9 | sections of one-line items are shorter than prose |
 | `exhaustive` | `shorten_share` | x0.5 | "keep every ..." leaves more lines whole |
 | no `length_cap` | `shorten_share` | +0.2 | with no stated length it writes its own, shorter one |
@@ -52,7 +52,7 @@ MOVES: tuple[tuple[str, str, str, float], ...] = (
     (Feature.RECENCY, "recency_weight", "+", 0.3),
     (Feature.PROGRESSIVE, "abstraction_mid", "x", 1.5),
     (Feature.BREVITY, "shorten_share", "+", 0.6),
-    (Feature.BREVITY, "fill", "x", 0.75),
+    (Feature.BREVITY, "fill", "x", 0.85),
     (Feature.RULES_SECTION, "fill", "x", 0.9),
     (Feature.EXHAUSTIVE, "shorten_share", "x", 0.5),
     (ABSENT + Feature.LENGTH_CAP, "shorten_share", "+", 0.2),

@@ -39,7 +39,7 @@ def test_each_feature_moves_its_named_knobs() -> None:
     verbatim = _moved(NEUTRAL + "\nCopy each constraint verbatim.")
     assert verbatim["abstraction_max"] == BASE.abstraction_max * 0.5 * 0.4
     assert verbatim["inversion_rate"] == BASE.inversion_rate * 0.5
-    assert _moved(NEUTRAL + "\nBe concise.") == {"shorten_share": 0.6, "fill": 0.75}
+    assert _moved(NEUTRAL + "\nBe concise.") == {"shorten_share": 0.6, "fill": 0.85}
     assert _moved("Rewrite the log.") == {"shorten_share": 0.2, "fill": 0.85}  # no length cap
     mode, recent = knobs_for(NEUTRAL + "\nKeep more detail about the most recent turns.", BASE)
     assert (mode, recent.recency_weight) == (Mode.RERANK, 0.3)
