@@ -2,7 +2,9 @@
 
 It reads text, recognises each line as a unit of the generated world (the way a model
 "understands" a sentence), and moves units down their rendering ladders until the output fits:
-facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped.
+facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped. A line
+the world did not write gets a generic shortening (sim.history.foreign), so foreign text is
+shortened too, not only kept or dropped.
 Two instruction modes, chosen from the prompt by the note's rule (sim.prompts.instructions),
 with knobs moved by what the prompt asks (sim.summarizers.prompt_knobs):
 
@@ -24,6 +26,7 @@ import numpy as np
 
 from sim.errors import BudgetInfeasible
 from sim.history.filler import SALIENCE
+from sim.history.foreign import generic_ladder
 from sim.prompts.instructions import Mode
 from sim.summarizers.base import SummaryRequest, SummaryResult
 from sim.summarizers.prompt_knobs import knobs_for
@@ -178,8 +181,9 @@ class SimulatedSummarizer:
         if not line:
             return None, 0
         known = self._world.lines.get(line)
-        if known is None:  # text the world did not write (a real pin block, say)
-            known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
+        if known is None:  # text the world did not write: shortened like any foreign line
+            ladder = generic_ladder(line)
+            known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], ladder), 0)
         return self._seen(*known), self.counter.count_line(line)
 
     def _seen(self, unit: Unit, rung: int = 0) -> _Seen:

@@ -96,3 +96,19 @@ def test_foreign_filler_is_shortened_under_pressure() -> None:
     out = s.summarize(SummaryRequest(h.text, tight, NEUTRAL, (), "L1")).text
     shorts = {u.renderings[1] for u in h.units if len(u.renderings) == 2}
     assert any(line in shorts for line in out.splitlines())
+
+
+def test_a_line_the_world_never_wrote_can_be_shortened() -> None:
+    h = _deploy_history()
+    s = SimulatedSummarizer(h, np.random.default_rng(0), counter(), SimParams())
+    lines = [
+        "The staging cluster (eu-west) was drained overnight, so deploys wait until noon.",
+        "Grafana shows the p99 climbing since Tuesday, which matches the cache change.",
+        "The vendor replied that the webhook retries are capped at five, per their docs.",
+    ]
+    text = "\n".join(lines) + "\n"
+    budget = counter().count(text) - 3  # a little short: one line is written short
+    out = s.summarize(SummaryRequest(text, budget, NEUTRAL, (), "L1")).text.splitlines()
+    shorts = [shorten(line) for line in lines]
+    assert set(out) <= set(lines) | set(shorts)
+    assert any(short in out for short in shorts)
