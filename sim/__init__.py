@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from sim.history.transcripts import Transcript as Transcript
     from sim.history.transcripts import TranscriptError as TranscriptError
     from sim.history.transcripts import load_transcript as load_transcript
+    from sim.prompts import PromptFeatures as PromptFeatures
+    from sim.prompts import prompt_features as prompt_features
     from sim.prompts.probe import probe_leaf as probe_leaf
     from sim.prompts.templates import check_template as check_template
     from sim.prompts.templates import load_prompt as load_prompt
@@ -93,6 +95,7 @@ if TYPE_CHECKING:
     from sim.summarizers import Summarizer as Summarizer
     from sim.summarizers import SummaryRequest as SummaryRequest
     from sim.summarizers import SummaryResult as SummaryResult
+    from sim.summarizers import knobs_for as knobs_for
     from sim.summarizers.cache import CallCache as CallCache
     from sim.summarizers.config import SummarizerConfig as SummarizerConfig
     from sim.summarizers.faulty import FaultConfig as FaultConfig
@@ -203,6 +206,9 @@ _EXPORTS: dict[str, str] = {
     "Scenario": "sim.runs.scenario",
     "ScenarioError": "sim.errors",
     "SimParams": "sim.summarizers",
+    "PromptFeatures": "sim.prompts",
+    "prompt_features": "sim.prompts",
+    "knobs_for": "sim.summarizers",
     "SimulatedSummarizer": "sim.summarizers",
     "Summarizer": "sim.summarizers",
     "SummaryRequest": "sim.summarizers",

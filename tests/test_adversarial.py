@@ -79,7 +79,9 @@ def summarize(history: Any, susceptibility: float, pinned: tuple[Any, ...] = ())
     )
     text = history.text
     budget = counter().count(text)  # room for everything: only the injection can drop a rule
-    return sim.summarize(SummaryRequest(text, budget, "compress", pinned, "L1")).text
+    # a prompt with no feature but its cap: no brevity knob shortens or cuts the filler
+    neutral = "Rewrite the log below in at most $budget_tokens tokens."
+    return sim.summarize(SummaryRequest(text, budget, neutral, pinned, "L1")).text
 
 
 def test_the_susceptibility_knob_drops_unpinned_rules_and_only_when_injected() -> None:

@@ -37,8 +37,9 @@ from sim.types import Grade, TrialRecord
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO = REPO / "scenarios" / "credential_rotation.toml"
 GOLDEN = REPO / "tests" / "golden" / "note_trace.json"
-TRIAL = 1
-"""The first trial index of the scenario whose re_ranking run is the note's trace."""
+TRIAL = 8
+"""The first trial index of the scenario whose re_ranking run is the note's trace (8 since the
+histories gained varied filler and rules stated inside requests; it was 1 before)."""
 FACT = "f1"
 TEXT = "Do not rotate the credential after step 4."
 GOLDEN_STRATEGIES = ("re_ranking", "floor_gated", "budget_open")

@@ -1,7 +1,9 @@
 """`compsim lint-prompt FILES...`: the note's decision boundary applied to prompts.
 
 A prompt file (any non-.toml file) is classified as compression or re-ranking, with every
-matched phrase and its line. A scenario file (.toml) is dry-run: each strategy is asked to
+matched phrase and its line, then its feature vector (sim.prompts.features) with the lines
+that show each feature and the simulated summarizer's knobs they move
+(sim.summarizers.prompt_knobs). A scenario file (.toml) is dry-run: each strategy is asked to
 compact one line at each level with a recording summarizer, which yields the instruction it
 would really send (its own, the level's, or its built-in default); a re-ranking instruction
 under a strategy without a floor gate is a warning ("must be gated by an explicit floor check").
@@ -19,11 +21,13 @@ from pathlib import Path
 
 from sim.commands.run import add_prompt_files_anywhere
 from sim.errors import CompactionSimError
+from sim.prompts.features import Feature, prompt_features
 from sim.prompts.instructions import Mode, classify, matches
 from sim.prompts.templates import base_dir, expand, load_prompt, prompt_label
 from sim.runs.scenario import Scenario, load_scenario
 from sim.runs.trial import strategy_key
 from sim.summarizers.base import SummaryRequest, SummaryResult
+from sim.summarizers.prompt_knobs import knob_line
 from sim.tokens import MemoCounter, get_counter
 from sim.types import Fact, FactGrade
 from strategies import create_strategy
@@ -63,12 +67,22 @@ def _no_grades(text: str, facts: Sequence[Fact]) -> tuple[FactGrade, ...]:
 
 
 def lint_prompt_file(path: Path) -> list[str]:
+    """The verdict by the note's rule with its re-ranking lines, then every feature the prompt
+    shows (sim.prompts.features) with the lines that show it, and the knobs they move."""
     prompt = load_prompt(path)
     found = matches(prompt.text)
     if not found:
-        return [f"{path}: compression (no re-ranking phrase)"]
-    lines = [f"{path}: re-ranking"]
-    lines += [f"  line {m.line_no}: {m.phrase!r} in {m.line.strip()!r}" for m in found]
+        lines = [f"{path}: compression (no re-ranking phrase)"]
+    else:
+        lines = [f"{path}: re-ranking"]
+        lines += [f"  line {m.line_no}: {m.phrase!r} in {m.line.strip()!r}" for m in found]
+    feats = prompt_features(prompt.text)
+    if not feats.evidence:
+        return [*lines, "  features: none"]
+    lines.append("  features: " + ", ".join(f.value for f in Feature if feats.has(f)))
+    for e in sorted(feats.evidence, key=lambda e: (list(Feature).index(e.feature), e.line_no)):
+        lines.append(f"    {e.feature.value}: line {e.line_no} {e.cue!r} in {e.line.strip()!r}")
+    lines.append("  knobs: " + knob_line(feats))
     return lines
 
 

@@ -15,10 +15,14 @@ from sim.errors import ScenarioError
 from sim.history.constraints import CLASSES, PlantedText, build_fact, near_miss, variant_object
 from sim.history.draws import Draws, drawing
 from sim.history.filler import SALIENCE, filler_line
+from sim.history.filler_forms import REQUEST_FORMS, RULE_LEADS, SLOTS
 from sim.tokens import MemoCounter
 from sim.types import Fact, History, Turn, Unit, UnitKind
 
 ROLES = ("user", "assistant", "tool")
+STATED_ALONE = 0.4
+"""Share of random rules written as a line of their own; the rest are stated inside a user
+request ("Please add retry to the gateway client, and never ...") or after a short lead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,26 @@ def _choose_facts(spec: HistorySpec, rng: np.random.Generator) -> list[Placement
     return placements
 
 
+def _stated(planted: PlantedText, rng: np.random.Generator) -> PlantedText:
+    """A random rule as a user states it: alone, inside a request, or after a short lead (the
+    whole line is its verbatim text; the shorter renderings are the rule's own)."""
+    u = float(rng.random())
+    k = int(rng.integers(len(REQUEST_FORMS) + len(RULE_LEADS)))
+    if u < STATED_ALONE:
+        return planted
+    rule = planted.fact.text
+    rule = rule[:1].lower() + rule[1:]
+    if k < len(REQUEST_FORMS):
+        joint = ", and " if u < 0.75 else ", but "
+        slots = {name: values[int(rng.integers(len(values)))] for name, values in SLOTS.items()}
+        slots.update({name: str(int(rng.integers(1, 10))) for name in ("n", "n2", "n3")})
+        text = REQUEST_FORMS[k].format(**slots) + joint + rule
+    else:
+        text = f"{RULE_LEADS[k - len(REQUEST_FORMS)]} {rule}"
+    fact = replace(planted.fact, text=text)
+    return replace(planted, fact=fact, renderings=(text, *planted.renderings[1:]))
+
+
 def _turn_at_depth(b: _Builder, depth: float) -> int:
     """0-based index of the turn holding the token position `depth` of the history."""
     target, pos = depth * b.total(), 0
@@ -173,12 +197,16 @@ def generate_history(spec: HistorySpec, rng: np.random.Generator, counter: MemoC
             k += 1
             fact = replace(fact, declared=k in declared_random, superseded=k in superseded)
         t = p.turn - 1 if p.turn is not None else _turn_at_depth(b, p.depth or 0.0)
+        planted = p.planted
+        if p.turn is None:  # the scenario's own facts keep the wording it gave
+            planted = _stated(planted, rng)
+            fact = replace(fact, text=planted.fact.text)
         uid = b.unit(
             UnitKind.CONSTRAINT,
-            p.planted.renderings,
+            planted.renderings,
             SALIENCE[UnitKind.CONSTRAINT],
             fact.fact_id,
-            p.planted.inverted,
+            planted.inverted,
         )
         b.place(t, uid, 1 + int(rng.integers(len(b.turns[t]))))
         facts[fact.fact_id] = fact

@@ -1,15 +1,18 @@
 """A real transcript as the L0 `History` the engine runs: imported lines plus the facts graded.
 
-Imported lines have no rendering ladder (nobody wrote a shorter form of a real line), so each
-is its own only rendering: the simulated summarizer can keep or drop it, never paraphrase it.
+Imported lines are read as sentence units (sim.history.foreign), each with a generic
+shortening, so the simulated summarizer can shorten foreign text as well as keep or drop it.
 Facts come two ways:
 
 - planted: a `Placement` (a class template from sim.history.constraints, with its verbatim,
   compressed, abstracted and inverted renderings) appended to the user turn nearest the chosen
   depth or to the chosen turn;
 - declared: a `Fact` the transcript already states (a system-prompt rule, a user instruction),
-  given by its anchors (sim.runtime.floor_registry.declare_fact); the first line that carries it at
-  its floor becomes that fact's unit. A declared fact no line carries is an error, not a silent 0.
+  given by its anchors (sim.runtime.floor_registry.declare_fact); the first sentence that carries
+  it at its floor (else the first whole line, for a fact stated over two sentences) becomes that
+  fact's unit, with a ladder derived from its anchors and class: compressed, abstracted and
+  inverted renderings the grader reads as such. A declared fact no line carries is an error,
+  not a silent 0.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import replace
 from sim.errors import UserError
 from sim.grading.grade import grade_text
 from sim.history.filler import SALIENCE
+from sim.history.foreign import fact_ladder, generic_ladder, sentences
 from sim.history.generate import Placement
 from sim.history.transcripts import Transcript
 from sim.tokens import MemoCounter
@@ -45,9 +49,19 @@ def _unit(units: list[Unit], kind: UnitKind, line: str) -> int:
     return len(units) - 1
 
 
-def _base(transcript: Transcript) -> tuple[list[Unit], list[list[int]]]:
+def _sentence_units(units: list[Unit], kind: UnitKind, line: str) -> list[int]:
+    ids = []
+    for sentence in sentences(line) or [line]:
+        units.append(Unit(len(units), kind, SALIENCE[kind], generic_ladder(sentence)))
+        ids.append(len(units) - 1)
+    return ids
+
+
+def _base(transcript: Transcript) -> tuple[list[Unit], list[list[int]], dict[str, list[int]]]:
+    """Units and turns, and each raw line's sentence units (to rejoin a fact over two)."""
     units: list[Unit] = []
     turns: list[list[int]] = []
+    of_line: dict[str, list[int]] = {}
     session: str | None = None
     many = len(transcript.sessions) > 1
     for i, t in enumerate(transcript.turns):
@@ -56,9 +70,22 @@ def _base(transcript: Transcript) -> tuple[list[Unit], list[list[int]]]:
             number = transcript.sessions.index(t.session) + 1
             ids.insert(0, _unit(units, UnitKind.HEADER, f"### session {number} · {t.session}"))
         session = t.session
-        ids += [_unit(units, _kind(t.role, ln), ln) for ln in t.lines]
+        for ln in t.lines:
+            parts = _sentence_units(units, _kind(t.role, ln), ln)
+            of_line.setdefault(ln, parts)
+            ids += parts
         turns.append(ids)
-    return units, turns
+    return units, turns, of_line
+
+
+def _rejoin(units: list[Unit], turns: list[list[int]], line: str, parts: list[int]) -> Unit:
+    """A line's sentence units made one unit again (a fact stated over two sentences)."""
+    first = parts[0]
+    units[first] = replace(units[first], renderings=(line,))
+    for ids in turns:
+        if first in ids:
+            ids[:] = [u for u in ids if u == first or u not in parts[1:]]
+    return units[first]
 
 
 def _target(
@@ -95,7 +122,7 @@ def transcript_history(
     declare: Sequence[Fact] = (),
 ) -> History:
     """L0 from a transcript, with planted and declared facts (turn and depth filled in)."""
-    units, turns = _base(transcript)
+    units, turns, of_line = _base(transcript)
     facts: dict[str, Fact] = {}
     for p in plant:
         fact = p.planted.fact
@@ -126,6 +153,8 @@ def transcript_history(
             and grade_text(u.renderings[0] + "\n", [fact], counter)[0].grade.at_floor
         ]
         holder = next((u for u in carriers if u.fact_id is None), None)
+        if not carriers:
+            holder = _whole_line(units, turns, of_line, fact, counter)
         if holder is None and carriers:
             shared[fact.fact_id] = carriers[0].unit_id
         elif holder is None:
@@ -134,15 +163,34 @@ def transcript_history(
                 f"carries it at its floor (anchors of {fact.text!r})"
             )
         else:
+            ladder, flipped = fact_ladder(holder.renderings[0], fact, counter)
             units[holder.unit_id] = replace(
                 holder,
                 kind=UnitKind.CONSTRAINT,
                 salience=SALIENCE[UnitKind.CONSTRAINT],
+                renderings=ladder,
                 fact_id=fact.fact_id,
+                inverted=flipped,
             )
         declared.add(fact.fact_id)
         facts[fact.fact_id] = fact
     return _assemble(transcript, units, turns, facts, counter, shared)
+
+
+def _whole_line(
+    units: list[Unit],
+    turns: list[list[int]],
+    of_line: dict[str, list[int]],
+    fact: Fact,
+    counter: MemoCounter,
+) -> Unit | None:
+    """The first line whose sentences carry the fact only together, rejoined as one unit."""
+    for line, parts in of_line.items():
+        if len(parts) < 2 or any(units[u].fact_id is not None for u in parts):
+            continue
+        if grade_text(line + "\n", [fact], counter)[0].grade.at_floor:
+            return _rejoin(units, turns, line, parts)
+    return None
 
 
 def _assemble(

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sim.summarizers.base import Summarizer as Summarizer
     from sim.summarizers.base import SummaryRequest as SummaryRequest
     from sim.summarizers.base import SummaryResult as SummaryResult
+    from sim.summarizers.prompt_knobs import knobs_for as knobs_for
     from sim.summarizers.redact import Redactor as Redactor
     from sim.summarizers.simulated import SimParams as SimParams
     from sim.summarizers.simulated import SimulatedSummarizer as SimulatedSummarizer
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "Redactor": "sim.summarizers.redact",
     "SimParams": "sim.summarizers.simulated",
+    "knobs_for": "sim.summarizers.prompt_knobs",
     "SimulatedSummarizer": "sim.summarizers.simulated",
     "Summarizer": "sim.summarizers.base",
     "SummaryRequest": "sim.summarizers.base",

@@ -2,8 +2,11 @@
 
 It reads text, recognises each line as a unit of the generated world (the way a model
 "understands" a sentence), and moves units down their rendering ladders until the output fits:
-facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped.
-Two instruction modes, chosen from the prompt by the note's rule (sim.prompts.instructions):
+facts verbatim -> compressed -> abstracted -> dropped, filler full -> short -> dropped. A line
+the world did not write gets a generic shortening (sim.history.foreign), so foreign text is
+shortened too, not only kept or dropped.
+Two instruction modes, chosen from the prompt by the note's rule (sim.prompts.instructions),
+with knobs moved by what the prompt asks (sim.summarizers.prompt_knobs):
 
 - compress: fit the budget by shortening the least salient units first, facts last; a fact is
   abstracted at random with a probability that rises as budget/input falls (`abstraction_*`).
@@ -16,7 +19,6 @@ alone cannot fit the call raises BudgetInfeasible instead of truncating.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -24,51 +26,15 @@ import numpy as np
 
 from sim.errors import BudgetInfeasible
 from sim.history.filler import SALIENCE
-from sim.prompts.instructions import Mode, classify
+from sim.history.foreign import generic_ladder
+from sim.prompts.instructions import Mode
 from sim.summarizers.base import SummaryRequest, SummaryResult
+from sim.summarizers.prompt_knobs import knobs_for
+from sim.summarizers.simulated_params import SimParams as SimParams
 from sim.tokens import MemoCounter
 from sim.types import Fact, History, Unit, UnitKind
 
 INVERTED = -1
-
-
-@dataclass(frozen=True, slots=True)
-class SimParams:
-    """Every knob of the simulated summarizer. The defaults are calibrated so that the note's
-    scenario reproduces the note's trace (tests/test_note_trace.py)."""
-
-    abstraction_max: float = 0.3
-    """Ceiling of the chance that compression abstracts a fact it did not need to touch."""
-    abstraction_mid: float = 0.12
-    """Budget/input ratio at which that chance is half its ceiling."""
-    abstraction_width: float = 0.04
-    """How sharply the chance rises as the ratio falls below `abstraction_mid`."""
-    inversion_rate: float = 0.02
-    """Chance that an abstraction comes out with its polarity flipped."""
-    rank_noise: float = 0.08
-    """Standard deviation of the noise added to salience when re-ranking."""
-    gist_reserve: float = 0.15
-    """Share of the budget a re-ranker keeps for gists of units below its cut."""
-    max_input_tokens: int = 16_384
-    """Context window: input past it is never read (and reported as not consumed)."""
-    injection_susceptibility: float = 0.0
-    """Chance that a rule-like line is dropped from a call whose input holds a line telling the
-    summarizer to skip the rules (sim.history.adversarial); pinned facts are immune. 0: never
-    swayed."""
-
-    def __post_init__(self) -> None:
-        """Every knob within its range (a scenario's `params` are checked at load time)."""
-        for name, (lo, hi) in _RANGES.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not lo <= value <= hi:  # also rejects NaN
-                raise ValueError(f"{name}={value!r}: must be within {lo}..{hi}")
-        if not isinstance(self.max_input_tokens, int):
-            raise ValueError(f"max_input_tokens={self.max_input_tokens!r}: must be an integer")
-
-    def p_abstract(self, ratio: float) -> float:
-        """The documented curve: logistic in budget/input, `abstraction_max` at ratio 0."""
-        z = (ratio - self.abstraction_mid) / self.abstraction_width
-        return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
 
 
 _Seen = tuple[Unit, int, tuple[int, ...], bool, int]  # a line read: _Item's first five fields
@@ -114,18 +80,6 @@ def _world(history: History, counter: MemoCounter) -> _World:
     return _WORLD[0]
 
 
-_RANGES: dict[str, tuple[float, float]] = {
-    "abstraction_max": (0.0, 1.0),
-    "abstraction_mid": (0.0, 1e6),
-    "abstraction_width": (1e-6, 1.0),
-    "inversion_rate": (0.0, 1.0),
-    "rank_noise": (0.0, 10.0),
-    "gist_reserve": (0.0, 1.0),
-    "max_input_tokens": (1, 10_000_000),
-    "injection_susceptibility": (0.0, 1.0),
-}
-
-
 @dataclass(slots=True)
 class _Item:
     unit: Unit
@@ -150,6 +104,7 @@ class SimulatedSummarizer:
         params: SimParams | None = None,
     ) -> None:
         self.params = params or SimParams()
+        self.knobs = self.params  # this call's: the params moved by its prompt's features
         self.max_input_tokens = self.params.max_input_tokens
         self.rng = rng
         self.counter = counter
@@ -178,7 +133,7 @@ class SimulatedSummarizer:
     def _gist(self, item: _Item) -> int:
         """The rung a unit falls to when abstracted; rarely its inverted form."""
         u = item.unit
-        if u.inverted and self.rng.random() < self.params.inversion_rate:
+        if u.inverted and self.rng.random() < self.knobs.inversion_rate:
             return INVERTED
         return item.gist
 
@@ -186,10 +141,11 @@ class SimulatedSummarizer:
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         items, consumed = self._read(request.text)
         budget = request.budget_tokens
+        mode, self.knobs = knobs_for(request.instruction, self.params)
         used = self._pin(items, request.pinned, budget, request.level)
         if self.params.injection_susceptibility > 0:  # no draw at 0: results unchanged
             items = self._swayed(items)
-        if classify(request.instruction).mode is Mode.RERANK:
+        if mode is Mode.RERANK:
             kept = self._rerank(items, budget, used)
         else:
             kept = self._compress(items, budget, consumed)
@@ -225,8 +181,9 @@ class SimulatedSummarizer:
         if not line:
             return None, 0
         known = self._world.lines.get(line)
-        if known is None:  # text the world did not write (a real pin block, say)
-            known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], (line,)), 0)
+        if known is None:  # text the world did not write: shortened like any foreign line
+            ladder = generic_ladder(line)
+            known = (Unit(-1, UnitKind.CHATTER, SALIENCE[UnitKind.CHATTER], ladder), 0)
         return self._seen(*known), self.counter.count_line(line)
 
     def _seen(self, unit: Unit, rung: int = 0) -> _Seen:
@@ -269,12 +226,31 @@ class SimulatedSummarizer:
         return [i for i in items if i.pinned or not i.rule or self.rng.random() >= p]
 
     def _score(self, items: list[_Item]) -> None:
-        noise: list[float] = self.rng.normal(0.0, self.params.rank_noise, len(items)).tolist()
+        k = self.knobs
+        noise: list[float] = self.rng.normal(0.0, k.rank_noise, len(items)).tolist()
         for item, n in zip(items, noise, strict=True):
             item.score = item.unit.salience + n
+        if k.rule_boost:
+            for item in items:
+                item.score += k.rule_boost * item.rule
+        if k.recency_weight and len(items) > 1:
+            step = k.recency_weight / (len(items) - 1)
+            for i, item in enumerate(items):
+                item.score += step * i
+
+    def _shorten_filler(self, items: list[_Item]) -> None:
+        """Brevity: each whole filler line written short with chance `shorten_share`."""
+        share = self.knobs.shorten_share
+        for item in items:
+            fits = not item.rule and not item.pinned and item.rung == 0 and item.gist >= 1
+            if fits and self.rng.random() < share:
+                item.rung = 1
 
     def _compress(self, items: list[_Item], budget: int, consumed: int) -> list[_Item]:
-        p = self.params.p_abstract(budget / max(consumed, 1))
+        budget = max(1, int(budget * self.knobs.fill))  # the length it aims at; 1.0: the budget
+        p = self.knobs.p_abstract(budget / max(consumed, 1))
+        if self.knobs.shorten_share > 0:  # no draw at 0: results unchanged
+            self._shorten_filler(items)
         for item in items:
             if (
                 item.rule
@@ -318,7 +294,7 @@ class SimulatedSummarizer:
 
     def _rerank(self, items: list[_Item], budget: int, used: int) -> list[_Item]:
         self._score(items)
-        cut = budget * (1.0 - self.params.gist_reserve)
+        cut = budget * (1.0 - self.knobs.gist_reserve)
         kept: set[int] = {id(i) for i in items if i.pinned}
         # highest score first; reverse=True keeps ties in input order, as key=-score did
         for item in sorted((i for i in items if not i.pinned), key=_SCORE, reverse=True):

@@ -57,11 +57,22 @@ def test_prompt_files_report_every_match(
     bad.write_text("Summarize for the user.\n$input\nThen prioritize open tasks.\n")
     assert main(["lint-prompt", str(good), str(bad)]) == 0
     out = capsys.readouterr().out.splitlines()
+    good_line = "'Compress to $budget_tokens tokens; keep every rule.'"
     assert out == [
         f"{good}: compression (no re-ranking phrase)",
+        "  features: keep_rules, length_cap, exhaustive",
+        f"    keep_rules: line 1 'keep the rules' in {good_line}",
+        f"    length_cap: line 1 'at most N' in {good_line}",
+        f"    exhaustive: line 1 'all / every' in {good_line}",
+        "  knobs: mode compress; abstraction_max x0.5 (keep_rules); rule_boost +0.15 "
+        "(keep_rules); shorten_share x0.5 (exhaustive)",
         f"{bad}: re-ranking",
         "  line 1: 'summarize for' in 'Summarize for the user.'",
         "  line 3: 'prioritize' in 'Then prioritize open tasks.'",
+        "  features: purpose_directed, ranking",
+        "    purpose_directed: line 1 'summarize for' in 'Summarize for the user.'",
+        "    ranking: line 3 'prioritize' in 'Then prioritize open tasks.'",
+        "  knobs: mode re-rank; rank_noise x0.75 (ranking)",
     ]
 
 

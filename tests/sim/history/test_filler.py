@@ -4,6 +4,8 @@ generator stream and the lines it yields staying the same."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,4 +41,5 @@ def test_every_template_fills_every_slot() -> None:
         for kind in _TEMPLATES:
             for _ in range(50):
                 full, short = filler_line(kind, draws)
-                assert "{" not in full + short and full and short
+                unfilled = re.sub(r'^\{"|"\}$|\{"\w+"|\d\}$', "", full)  # JSON braces are text
+                assert not re.search(r"\{\w*\}", unfilled + short) and full and short

@@ -139,13 +139,12 @@ def test_declared_facts_are_found_where_the_transcript_states_them() -> None:
     assert by_id["no-force-push"].turn == 1 and by_id["payment-restart-needs-yes"].turn == 2
     assert 0 < by_id["no-force-push"].depth < by_id["payment-restart-needs-yes"].depth < 0.2
     holders = [u for u in history.units if u.fact_id]
-    assert [(u.kind, u.renderings) for u in holders] == [
-        (UnitKind.CONSTRAINT, ("Never force-push to the main branch.",)),
-        (
-            UnitKind.CONSTRAINT,
-            ("Do not restart the payment worker until the on-call lead says yes.",),
-        ),
+    assert [(u.kind, u.renderings[0]) for u in holders] == [
+        (UnitKind.CONSTRAINT, "Never force-push to the main branch."),
+        (UnitKind.CONSTRAINT, "Do not restart the payment worker until the on-call lead says yes."),
     ]
+    # each gets a ladder derived from its anchors (sim.history.foreign; tests/.../test_foreign.py)
+    assert all(len(u.renderings) == 3 and u.inverted for u in holders)
     assert history.text.startswith("### turn 1 · system\nYou are the release assistant")
 
 

@@ -27,6 +27,8 @@ from tests.helpers import (
 
 CONTINUITY = "Summarize for task continuity."
 COMPRESS = "Compress the log below; keep every rule."
+NEUTRAL = "Rewrite the log below in at most $budget_tokens tokens."
+"""A compression prompt with no feature but its length cap: the knobs exactly as given."""
 
 NOTE = note_fact("f1")
 ORDER = planted("ordering", 0, "f2")
@@ -174,7 +176,7 @@ def test_output_always_fits_and_only_says_what_it_read(
 
 def test_loose_budget_under_compression_keeps_everything() -> None:
     h = _HISTORY
-    out = ask(summarizer(h), h.text, 10 * raw_count(h.text), COMPRESS)
+    out = ask(summarizer(h), h.text, 10 * raw_count(h.text), NEUTRAL)
     assert out == h.text
 
 
@@ -229,9 +231,9 @@ def test_abstraction_curve() -> None:
 def test_inversion_rate_knob() -> None:
     h = world()
     forced = {"abstraction_max": 1.0, "abstraction_mid": 100.0, "abstraction_width": 0.01}
-    inverted = ask(summarizer(h, inversion_rate=1.0, **forced), h.text, 10_000, COMPRESS)
+    inverted = ask(summarizer(h, inversion_rate=1.0, **forced), h.text, 10_000, NEUTRAL)
     assert grade_one(inverted, NOTE.fact).grade is Grade.INVERTED
-    abstracted = ask(summarizer(h, inversion_rate=0.0, **forced), h.text, 10_000, COMPRESS)
+    abstracted = ask(summarizer(h, inversion_rate=0.0, **forced), h.text, 10_000, NEUTRAL)
     assert grade_one(abstracted, NOTE.fact).grade is Grade.DEGRADED
     assert NOTE.renderings[2] in abstracted
 
