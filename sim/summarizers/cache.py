@@ -22,7 +22,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from sim.errors import UserError
 from sim.summarizers.backend import Completion
@@ -176,6 +176,22 @@ class CallCache:
         if self._conn is not None and self._pid == os.getpid():
             self._conn.close()
         self._conn = None
+
+
+class CallStore(Protocol):
+    """What a summarizer needs of a cache: the SQLite one, or a read-only JSONL cassette
+    (sim.summarizers.cassette)."""
+
+    path: Path
+    stats: CacheStats
+
+    def get(self, key: CallKey) -> Completion | None: ...
+
+    def put(self, key: CallKey, completion: Completion) -> None: ...
+
+    def rows(self) -> int: ...
+
+    def close(self) -> None: ...
 
 
 def open_cache(path: str | Path | None, mode: CacheMode) -> CallCache | None:

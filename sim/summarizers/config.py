@@ -20,19 +20,24 @@ from pydantic import (
 from sim.summarizers.faulty import FaultConfig
 from sim.summarizers.simulated import SimParams
 
-MODEL_BACKENDS = ("scripted", "http", "local")
+MODEL_BACKENDS = ("scripted", "http", "local", "llama")
 
 
 class SummarizerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field("simulated", description="simulated | scripted | http | local | plug-in.")
+    name: str = Field(
+        "simulated", description="simulated | scripted | http | local | llama | plug-in."
+    )
     params: dict[str, float | int] = Field(
         default_factory=dict, description="Simulated summarizer knobs (SimParams)."
     )
     script: Literal["rules", "echo"] = Field("rules", description="Scripted backend behaviour.")
     base_url: str | None = Field(None, description="http: OpenAI-compatible base URL (…/v1).")
-    model: str | None = Field(None, description="http: the model id the server expects.")
+    model: str | None = Field(
+        None,
+        description="http: the model id the server expects; llama: a packaged model's name.",
+    )
     api_key_env: str | None = Field(
         None,
         pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$",
@@ -44,9 +49,18 @@ class SummarizerConfig(BaseModel):
     max_concurrency: int = Field(4, ge=1, le=256, description="In-flight requests per process.")
     revision: str = Field("", max_length=200, description="http: model revision, for the key.")
     send_seed: bool = Field(True, description="http: send `seed` (some servers reject it).")
-    model_path: str | None = Field(None, description="local: model folder or .gguf file.")
+    model_path: str | None = Field(
+        None, description="local: model folder or .gguf file; llama: a .gguf file (or folder)."
+    )
     threads: int | None = Field(
-        None, ge=1, le=1024, description="local: torch CPU threads per worker (default 1)."
+        None,
+        ge=1,
+        le=1024,
+        description="local: torch CPU threads per worker (default 1); llama: threads "
+        "(default: the CPUs this process may use, at most 4).",
+    )
+    extra_bufts: bool = Field(
+        False, description="llama: ggml's extra CPU buffer types (crashed on some VMs)."
     )
     context_tokens: int | None = Field(None, ge=256, le=10_000_000)
     cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
@@ -62,6 +76,8 @@ class SummarizerConfig(BaseModel):
         data: dict[str, Any] = handler(self)
         if self.faults is None:
             data.pop("faults", None)
+        if not self.extra_bufts:  # the llama backend's switch, likewise absent unless set
+            data.pop("extra_bufts", None)
         return data
 
     @model_validator(mode="before")
@@ -98,6 +114,10 @@ class SummarizerConfig(BaseModel):
             raise ValueError("summarizer 'http' needs base_url and model")
         if self.name == "local" and not self.model_path:
             raise ValueError("summarizer 'local' needs model_path")
+        if self.name == "llama" and not (self.model or self.model_path):
+            raise ValueError(
+                "summarizer 'llama' needs model (a packaged model's name) or model_path"
+            )
         if self.params and self.name != "simulated":
             raise ValueError(f"params are simulated-summarizer knobs; summarizer is {self.name!r}")
         return self

