@@ -9,15 +9,18 @@ into `build/models` or `model_path`'s folder); `model_path` alone is any `.gguf`
 packaged model the cache identity is its pinned hash, so a replay from a cassette needs neither
 the weights nor llama-cpp-python; a plain file is hashed once per process.
 
-ggml's extra CPU buffer types (the AMX/AVX repack) crashed in decode on one VM built with
-`GGML_NATIVE=ON`; they are off by default (`use_extra_bufts = false` where the installed
-version has the switch) and `extra_bufts = true` turns them back on.
+ggml's extra CPU buffer types (the AMX/AVX weight repack) crashed in decode on one VM built
+with `GGML_NATIVE=ON`; they are off by default and `extra_bufts = true` turns them back on.
+llama-cpp-python 0.3.36 has the switch in `llama_model_params` but not as a `Llama` argument,
+so the default parameters are amended while the model loads (`_model_params`).
 """
 
 from __future__ import annotations
 
-import inspect
+import contextlib
 import os
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,10 +113,9 @@ class LlamaChatModel:
             "verbose": False,
             "vocab_only": vocab_only,
         }
-        if "use_extra_bufts" in inspect.signature(llama_cpp.Llama.__init__).parameters:
-            kwargs["use_extra_bufts"] = self.settings.extra_bufts
         try:
-            return llama_cpp.Llama(**kwargs)
+            with _model_params(llama_cpp, use_extra_bufts=self.settings.extra_bufts):
+                return llama_cpp.Llama(**kwargs)
         except (ValueError, RuntimeError, OSError) as exc:
             raise UserError(f"summarizer.model_path: {self.path}: cannot load ({exc})") from None
 
@@ -161,6 +163,32 @@ class LlamaChatModel:
         completion_tokens = usage.get("completion_tokens")
         self.generated_tokens += int(completion_tokens or 0)
         return Completion(text, finish, usage.get("prompt_tokens"), completion_tokens)
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _model_params(llama_cpp: Any, **fields: Any) -> Iterator[None]:
+    """`Llama(...)` builds its model parameters from `llama_model_default_params()`; set the
+    fields it has no argument for (skipped where the installed version lacks them)."""
+    low = llama_cpp.llama_cpp
+    default = low.llama_model_default_params
+    known = {name for name, _ in getattr(low.llama_model_params, "_fields_", ())}
+
+    def amended() -> Any:
+        params = default()
+        for name, value in fields.items():
+            if name in known:
+                setattr(params, name, value)
+        return params
+
+    with _PARAMS_LOCK:
+        low.llama_model_default_params = amended
+        try:
+            yield
+        finally:
+            low.llama_model_default_params = default
 
 
 def _folder(model_path: str | None) -> Path | None:
