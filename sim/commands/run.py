@@ -19,7 +19,8 @@ from sim.runs.manifest import spec_hash
 from sim.runs.runner import DEFAULT_TRACES, RunResult, run_grid
 from sim.runs.scenario import Scenario
 from sim.runs.summary import summary_frame
-from sim.runs.sweep import Executor, make_executor
+from sim.runs.sweep import Executor
+from sim.runs.threaded import make_executor
 from sim.summarizers.options import add_summarizer_args, summarizer_overrides
 
 RUNS_DIR = Path("results/runs")

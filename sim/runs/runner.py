@@ -29,7 +29,8 @@ from sim.runs.results import (
 from sim.runs.scenario import Scenario
 from sim.runs.store import RunWriter, atomic_write, write_whole
 from sim.runs.summary import summarize_stream, summary_csv, summary_document, summary_json
-from sim.runs.sweep import Executor, iter_batches, make_executor, pending_specs
+from sim.runs.sweep import Executor, iter_batches, pending_specs
+from sim.runs.threaded import make_executor
 from sim.summarizers.registry import add_usage
 
 DEFAULT_TRACES = 3

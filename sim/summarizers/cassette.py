@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +108,7 @@ class CassetteCache:
     mode: str = "read-only"
     stats: CacheStats = field(default_factory=CacheStats)
     _rows: dict[str, Completion] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode != "read-only":
@@ -120,14 +122,16 @@ class CassetteCache:
     def get(self, key: CallKey) -> Completion | None:
         found = self._rows.get(key.digest)
         if found is None:
-            self.stats.misses += 1
+            with self._lock:
+                self.stats.misses += 1
             raise CacheError(
                 f"{self.path}: no recorded answer for a {key.backend} call at level {key.level} "
                 f"(prompt sha256 {key.prompt_sha256[:12]}, seed {key.trial_seed}, repeat "
                 f"{key.repeat}); a cassette is read-only"
             )
-        self.stats.hits += 1
-        self.stats.bytes_read += len(found.text.encode("utf-8"))
+        with self._lock:
+            self.stats.hits += 1
+            self.stats.bytes_read += len(found.text.encode("utf-8"))
         return found
 
     def put(self, key: CallKey, completion: Completion) -> None:  # pragma: no cover - guarded

@@ -46,7 +46,13 @@ class SummarizerConfig(BaseModel):
     connect_timeout_s: float = Field(10.0, gt=0, le=600)
     read_timeout_s: float = Field(600.0, gt=0, le=7200)
     max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
-    max_concurrency: int = Field(4, ge=1, le=256, description="In-flight requests per process.")
+    max_concurrency: int = Field(
+        32,
+        ge=1,
+        le=256,
+        description="http: requests in flight per process (threads with --jobs 1; a GPU "
+        "server batches them). Not part of the run's spec: it cannot change a result.",
+    )
     revision: str = Field("", max_length=200, description="http: model revision, for the key.")
     send_seed: bool = Field(True, description="http: send `seed` (some servers reject it).")
     model_path: str | None = Field(

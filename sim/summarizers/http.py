@@ -49,7 +49,7 @@ class HttpSettings:
     max_retries: int = 4
     backoff_base_s: float = 1.0
     backoff_cap_s: float = 30.0
-    max_concurrency: int = 4
+    max_concurrency: int = 32
     context_tokens: int = 8192
     revision: str = ""
     send_seed: bool = True

@@ -13,6 +13,7 @@ on the same history share one cache row, and its own jitter stream for retry bac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
@@ -103,11 +104,18 @@ def _backend_key(config: SummarizerConfig) -> str:
     return config.model_dump_json(exclude={"cache", "cache_mode", "probe"})
 
 
+_SHARED_LOCK = threading.RLock()
+"""Threads (sim.runs.threaded) must share one backend (its concurrency gate) and one cache."""
+
+
 def backend_for(config: SummarizerConfig) -> ChatModel:
     key = _backend_key(config)
     model = _BACKENDS.get(key)
     if model is None:
-        model = _BACKENDS[key] = _make_backend(config)
+        with _SHARED_LOCK:
+            model = _BACKENDS.get(key)
+            if model is None:
+                model = _BACKENDS[key] = _make_backend(config)
     return model
 
 
@@ -164,7 +172,12 @@ def cache_for(config: SummarizerConfig) -> CallStore | None:
         return None
     key = (str(Path(config.cache).resolve()), config.cache_mode)
     cache = _CACHES.get(key)
-    if cache is None:
+    if cache is not None:
+        return cache
+    with _SHARED_LOCK:
+        cache = _CACHES.get(key)
+        if cache is not None:
+            return cache
         opened: CallStore | None
         if is_cassette(config.cache):
             opened = CassetteCache(Path(config.cache), config.cache_mode)
