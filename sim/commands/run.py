@@ -107,8 +107,11 @@ def executor_factory(
     return ray
 
 
-def jobs_from(args: argparse.Namespace) -> int:
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+def jobs_from(args: argparse.Namespace, grid: Grid | None = None) -> int:
+    """--jobs, else one process for an HTTP summarizer (its calls run on threads:
+    sim.runs.threaded), else every core."""
+    http = grid is not None and all(c.scenario.summarizer.name == "http" for c in grid.cells)
+    jobs = args.jobs if args.jobs is not None else (1 if http else os.cpu_count() or 1)
     if jobs < 1:
         raise UserError(f"--jobs={jobs}: must be >= 1")
     if args.traces < 0:
@@ -153,7 +156,7 @@ def print_result(result: RunResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    jobs = jobs_from(args)
+    jobs_from(args)  # bad --jobs / --traces fail before the scenario is read
     if args.resume is not None:
         if args.force:
             raise UserError("--resume and --force contradict each other; choose one")
@@ -171,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_grid(
         grid,
         out,
-        jobs=jobs,
+        jobs=jobs_from(args, grid),
         resume=args.resume is not None,
         force=args.force,
         progress=not args.no_progress,

@@ -45,6 +45,9 @@ class SummarizerConfig(BaseModel):
     )
     connect_timeout_s: float = Field(10.0, gt=0, le=600)
     read_timeout_s: float = Field(600.0, gt=0, le=7200)
+    deadline_s: float = Field(
+        900.0, gt=0, le=86_400, description="http: total seconds one request may take."
+    )
     max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
     max_concurrency: int = Field(
         32,

@@ -6,6 +6,8 @@ itself (urllib would, to any host, carrying the Authorization header).
 - The API key comes from the environment variable the config names, is read once, and lives only
   in the request header: never in the identity (the cache key), errors, results or logs.
 - TLS is verified (the default SSL context); URLs carrying user:password are refused.
+- Each request has a total deadline (`deadline_s`, default 900 s) besides the connect and
+  per-read timeouts: a server that drips one byte per read timeout still times out.
 - 429, 5xx, timeouts and dropped connections are retried with capped exponential backoff and
   seeded jitter (or the server's Retry-After, capped); other errors fail at once.
 - A redirect is followed only to the same scheme, host and port (307/308); any other is refused.
@@ -14,9 +16,11 @@ itself (urllib would, to any host, carrying the Authorization header).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
+import socket
 import ssl
 import threading
 import time
@@ -46,6 +50,7 @@ class HttpSettings:
     api_key_env: str | None = None
     connect_timeout_s: float = 10.0
     read_timeout_s: float = 600.0
+    deadline_s: float = 900.0
     max_retries: int = 4
     backoff_base_s: float = 1.0
     backoff_cap_s: float = 30.0
@@ -85,6 +90,7 @@ class HttpChatModel:
             self._key = key
         self._gate = threading.BoundedSemaphore(max(1, settings.max_concurrency))
         self._sleep = sleep
+        self._count_lock = threading.Lock()
         self.requests = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -93,6 +99,18 @@ class HttpChatModel:
     def identity(self) -> dict[str, str]:
         base = f"{self._scheme}://{self._host}:{self._port}{self._base_path}"
         return {"base_url": base, "model": self.settings.model, "revision": self.settings.revision}
+
+    @property
+    def base_path(self) -> str:
+        return self._base_path
+
+    @property
+    def chat_path(self) -> str:
+        return self._path
+
+    def quote(self, raw: bytes, limit: int) -> str:
+        """The start of a reply, the key blanked out (for error messages)."""
+        return self._quote(raw, limit)
 
     @property
     def url(self) -> str:
@@ -111,6 +129,13 @@ class HttpChatModel:
         return json.dumps(body).encode("utf-8")
 
     def _post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        return self.request("POST", path, body)
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, deadline_s: float | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP exchange under a total deadline: the socket is shut down when it passes,
+        so a server that drips a byte per read timeout cannot hold a call forever."""
         s = self.settings
         conn: http.client.HTTPConnection
         if self._scheme == "https":
@@ -120,18 +145,40 @@ class HttpChatModel:
             )
         else:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=s.connect_timeout_s)
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
+        limit = s.deadline_s if deadline_s is None else deadline_s
+        expired = threading.Event()
+
+        def abort() -> None:
+            expired.set()
+            sock = conn.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(limit, abort)
+        timer.daemon = True
+        timer.start()
         try:
             conn.connect()
             if conn.sock is not None:
-                conn.sock.settimeout(s.read_timeout_s)
-            conn.request("POST", path, body=body, headers=headers)
+                conn.sock.settimeout(min(s.read_timeout_s, limit))
+            conn.request(method, path, body=body, headers=headers)
             resp = conn.getresponse()
             raw = resp.read(MAX_RESPONSE_BYTES + 1)
+            if expired.is_set():
+                raise TimeoutError(f"no complete reply within the {limit:g} s deadline")
             return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+        except (OSError, http.client.HTTPException):
+            if expired.is_set():
+                raise TimeoutError(f"no complete reply within the {limit:g} s deadline") from None
+            raise
         finally:
+            timer.cancel()
             conn.close()
 
     def _redirect(self, headers: dict[str, str], status: int, path: str) -> str:
@@ -167,7 +214,8 @@ class HttpChatModel:
             try:
                 with self._gate:
                     for _ in range(MAX_REDIRECTS + 1):
-                        self.requests += 1
+                        with self._count_lock:
+                            self.requests += 1
                         status, headers, raw = self._post(path, body)
                         if status not in (301, 302, 303, 307, 308):
                             break

@@ -134,6 +134,7 @@ def _make_backend(config: SummarizerConfig) -> ChatModel:
                 api_key_env=config.api_key_env,
                 connect_timeout_s=config.connect_timeout_s,
                 read_timeout_s=config.read_timeout_s,
+                deadline_s=config.deadline_s,
                 max_retries=config.max_retries,
                 max_concurrency=config.max_concurrency,
                 context_tokens=config.context_tokens or 8192,

@@ -20,6 +20,8 @@ SCENARIO = REPO / "scenarios" / "prompt_comparison.toml"
 
 def _reply(seen: Seen) -> Reply:
     """Deterministic in the prompt, with a delay that scrambles the order replies arrive in."""
+    if seen.path.endswith("/models"):  # the fail-fast probe
+        return Reply(200, {"object": "list", "data": [{"id": "stub"}]})
     prompt = seen.body["messages"][0]["content"]
     digest = hashlib.sha256(prompt.encode()).digest()
     rules = [ln for ln in prompt.splitlines() if ln.startswith(("Do not", "Never"))][:2]
@@ -47,11 +49,12 @@ def test_many_in_flight_gives_the_serial_rows(tmp_path: Path) -> None:
     with Stub(default=_reply) as stub:
         serial = _run(tmp_path, "serial", _overrides(stub.base_url, 1, tmp_path / "a.sqlite"))
         assert stub.max_in_flight == 1
-        calls = len(stub.seen)
+        assert stub.seen[0].path == "/v1/models"
+        calls = len(stub.seen) - 1
         stub.max_in_flight = 0
         many = _run(tmp_path, "many", _overrides(stub.base_url, 16, tmp_path / "b.sqlite"))
         assert 1 < stub.max_in_flight <= 16
-        assert len(stub.seen) == 2 * calls
+        assert len(stub.seen) == 2 * (calls + 1)
     assert (many / "trials.jsonl").read_bytes() == (serial / "trials.jsonl").read_bytes()
     assert (many / "summary.json").read_bytes() == (serial / "summary.json").read_bytes()
     rows = [
@@ -67,7 +70,7 @@ def test_cache_written_by_threads_replays_with_zero_calls(tmp_path: Path) -> Non
         first = _run(tmp_path, "first", _overrides(stub.base_url, 16, cache))
         made = len(stub.seen)
         again = _run(tmp_path, "again", _overrides(stub.base_url, 16, cache, "read-only"))
-        assert len(stub.seen) == made  # not one more request
+        assert len(stub.seen) == made  # not one more request (no probe either: a replay)
     assert (again / "trials.jsonl").read_bytes() == (first / "trials.jsonl").read_bytes()
 
 
