@@ -21,6 +21,7 @@ from sim.summarizers.faulty import FaultConfig
 from sim.summarizers.simulated import SimParams
 
 MODEL_BACKENDS = ("scripted", "http", "local", "llama")
+DEFAULT_DEADLINE_S = 900.0
 
 
 class SummarizerConfig(BaseModel):
@@ -46,7 +47,7 @@ class SummarizerConfig(BaseModel):
     connect_timeout_s: float = Field(10.0, gt=0, le=600)
     read_timeout_s: float = Field(600.0, gt=0, le=7200)
     deadline_s: float = Field(
-        900.0, gt=0, le=86_400, description="http: total seconds one request may take."
+        DEFAULT_DEADLINE_S, gt=0, le=86_400, description="http: total seconds one request may take."
     )
     max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
     max_concurrency: int = Field(
@@ -87,6 +88,8 @@ class SummarizerConfig(BaseModel):
             data.pop("faults", None)
         if not self.extra_bufts:  # the llama backend's switch, likewise absent unless set
             data.pop("extra_bufts", None)
+        if self.deadline_s == DEFAULT_DEADLINE_S:  # baselines recorded before it stay equal
+            data.pop("deadline_s", None)
         return data
 
     @model_validator(mode="before")
