@@ -6,7 +6,8 @@ concurrency (`max_concurrency` = 1 / 8 / 32 / 64, `--jobs 1`) and prints a table
 ideal (concurrency / latency), their ratio, the peak requests in flight the server saw, and
 whether the rows are byte-identical to the serial run's. A last run at zero latency and one
 call in flight gives the harness's own cost per call (client, prompt rendering, counting,
-grading, writing), as wall time over calls.
+grading, writing), as wall time over calls, and a run of the same workload with the scripted
+backend (no HTTP at all) gives the harness alone.
 
     .venv/bin/python benchmarks/http_throughput.py [--latency 0.25] [--levels 1,8,32,64]
 """
@@ -25,6 +26,8 @@ from typing import Any
 
 from sim.runs.grid import load_grid
 from sim.runs.runner import run_grid
+from sim.summarizers.registry import reset_usage, usage
+from sim.tokens import get_counter
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "prompt_comparison.toml"
 PROMPTS = ["compress", "continuity", "structured", "lossless"]
@@ -35,7 +38,8 @@ def _serve(latency: float, port: Any, stats: Any, span: Any) -> None:
     state = {"now": 0, "peak": 0, "calls": 0}
 
     class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+        protocol_version = "HTTP/1.1"  # keep-alive, as a real server
+        disable_nagle_algorithm = True  # headers and body go out apart: no 40 ms delayed ACK
 
         def do_GET(self) -> None:  # /models, for the probe
             self._send({"object": "list", "data": [{"id": "fake", "object": "model"}]})
@@ -179,6 +183,26 @@ def main() -> None:
             f"{r['ideal_per_s']:>7} {share:>8} {busy_share:>13} {r['peak_in_flight']:>14} "
             f"{r['ms_per_call']:>8}  {r['rows_identical_to_serial']}"
         )
+    with tempfile.TemporaryDirectory() as tmp:
+        grid = load_grid(
+            str(SCENARIO),
+            [
+                "trials=8",
+                "history.target_tokens=900",
+                "strategies=["
+                + ",".join(f'{{name="budget_closed",instruction="{p}"}}' for p in PROMPTS)
+                + "]",
+                "ladder=[{name='L1',budget_tokens=300,group_size=2},{name='L2',budget_tokens=80}]",
+                'summarizer={name="scripted"}',
+            ],
+        )
+        get_counter(grid.base.tokenizer)  # loaded before the clock starts, as in a warm worker
+        reset_usage()
+        start = time.perf_counter()
+        run_grid(grid, Path(tmp) / "scripted", jobs=1, force=True, progress=False)
+        wall = time.perf_counter() - start
+        calls = usage()["calls"]
+    print(f"harness alone (scripted backend, no HTTP): {1000 * wall / max(calls, 1):.3f} ms/call")
     print(json.dumps(rows))
 
 

@@ -120,6 +120,8 @@ def hostile_server(seen: Seen) -> Reply:
     """A model behind a server that echoes the Authorization header: into an error body now
     and then (that trial becomes an error row), into the summary itself on every third call."""
     auth = seen.headers.get("authorization", "")
+    if seen.path.endswith("/models"):  # the fail-fast probe before the first trial
+        return Reply(200, {"object": "list", "data": [{"id": "stub-model"}]})
     count = len(SEEN)
     SEEN.append(auth)
     if count % 23 == 7:

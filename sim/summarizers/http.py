@@ -91,6 +91,7 @@ class HttpChatModel:
         self._gate = threading.BoundedSemaphore(max(1, settings.max_concurrency))
         self._sleep = sleep
         self._count_lock = threading.Lock()
+        self._local = threading.local()
         self.requests = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -131,55 +132,89 @@ class HttpChatModel:
     def _post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
         return self.request("POST", path, body)
 
+    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
+        """This thread's kept-alive connection (and True), or a new one (and False)."""
+        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
+        if conn is not None and conn.sock is not None:
+            return conn, True
+        timeout = self.settings.connect_timeout_s
+        if self._scheme == "https":
+            ctx = ssl.create_default_context()
+            conn = http.client.HTTPSConnection(self._host, self._port, timeout=timeout, context=ctx)
+        else:
+            conn = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+        self._local.conn = conn
+        return conn, False
+
+    def _drop(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            conn.close()
+
     def request(
         self, method: str, path: str, body: bytes | None = None, deadline_s: float | None = None
     ) -> tuple[int, dict[str, str], bytes]:
         """One HTTP exchange under a total deadline: the socket is shut down when it passes,
-        so a server that drips a byte per read timeout cannot hold a call forever."""
+        so a server that drips a byte per read timeout cannot hold a call forever. Each
+        thread keeps its connection alive between requests (no TCP or TLS handshake per
+        call); one the server has closed meanwhile is replaced once, before anything was
+        read from it."""
         s = self.settings
-        conn: http.client.HTTPConnection
-        if self._scheme == "https":
-            ctx = ssl.create_default_context()
-            conn = http.client.HTTPSConnection(
-                self._host, self._port, timeout=s.connect_timeout_s, context=ctx
-            )
-        else:
-            conn = http.client.HTTPConnection(self._host, self._port, timeout=s.connect_timeout_s)
         headers = {"Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = "application/json"
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
         limit = s.deadline_s if deadline_s is None else deadline_s
-        expired = threading.Event()
+        while True:
+            conn, reused = self._connection()
+            expired = threading.Event()
 
-        def abort() -> None:
-            expired.set()
-            sock = conn.sock
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
+            def abort(conn: http.client.HTTPConnection = conn, expired: Any = expired) -> None:
+                expired.set()
+                sock = conn.sock
+                if sock is not None:
+                    with contextlib.suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
 
-        timer = threading.Timer(limit, abort)
-        timer.daemon = True
-        timer.start()
-        try:
-            conn.connect()
-            if conn.sock is not None:
-                conn.sock.settimeout(min(s.read_timeout_s, limit))
-            conn.request(method, path, body=body, headers=headers)
-            resp = conn.getresponse()
-            raw = resp.read(MAX_RESPONSE_BYTES + 1)
-            if expired.is_set():
-                raise TimeoutError(f"no complete reply within the {limit:g} s deadline")
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
-        except (OSError, http.client.HTTPException):
-            if expired.is_set():
-                raise TimeoutError(f"no complete reply within the {limit:g} s deadline") from None
-            raise
-        finally:
-            timer.cancel()
-            conn.close()
+            timer = threading.Timer(limit, abort)
+            timer.daemon = True
+            timer.start()
+            try:
+                if conn.sock is None:
+                    conn.connect()
+                    fresh: Any = conn.sock
+                    with contextlib.suppress(OSError, AttributeError):  # kept alive: no Nagle
+                        fresh.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                if conn.sock is not None:
+                    conn.sock.settimeout(min(s.read_timeout_s, limit))
+                conn.request(method, path, body=body, headers=headers)
+                resp = conn.getresponse()
+                raw = resp.read(MAX_RESPONSE_BYTES + 1)
+                if expired.is_set():
+                    raise TimeoutError(f"no complete reply within the {limit:g} s deadline")
+                if resp.will_close or len(raw) > MAX_RESPONSE_BYTES:
+                    self._drop()
+                return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self._drop()
+                if reused and not expired.is_set():
+                    continue  # the server closed an idle kept-alive connection: a fresh one
+                if expired.is_set():
+                    raise TimeoutError(
+                        f"no complete reply within the {limit:g} s deadline"
+                    ) from None
+                raise
+            except (OSError, http.client.HTTPException):
+                self._drop()
+                if expired.is_set():
+                    raise TimeoutError(
+                        f"no complete reply within the {limit:g} s deadline"
+                    ) from None
+                raise
+            finally:
+                timer.cancel()
 
     def _redirect(self, headers: dict[str, str], status: int, path: str) -> str:
         here = f"{self._scheme}://{self._host}:{self._port}{path}"

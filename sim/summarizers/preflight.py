@@ -9,7 +9,9 @@ asked for a one-token completion instead, which also proves the model id is acce
 
 from __future__ import annotations
 
+import http.client
 import json
+import socket
 import ssl
 from collections.abc import Iterable
 
@@ -56,9 +58,11 @@ def check_endpoint(model: HttpChatModel) -> None:
         raise EndpointError(f"{where}: TLS error: {exc}") from None
     except TimeoutError:
         raise EndpointError(f"{where}: no answer within {limit:g} s") from None
-    except OSError as exc:
+    except (ConnectionRefusedError, socket.gaierror) as exc:
         cause = exc.strerror or type(exc).__name__
         raise EndpointError(f"{where}: cannot connect ({cause})") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise EndpointError(f"{where}: no usable reply ({type(exc).__name__}: {exc})") from None
     if status in (401, 403):
         how = f"the key in ${s.api_key_env}" if s.api_key_env else "no API key (set api_key_env)"
         raise EndpointError(f"{where}: HTTP {status}: the server refused {how}")
