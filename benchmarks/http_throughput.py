@@ -128,7 +128,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--latency", type=float, default=0.25, help="seconds per reply")
     p.add_argument("--levels", default="1,8,32,64", help="max_concurrency values")
-    p.add_argument("--waves", type=int, default=12, help="calls per run = waves x concurrency")
+    p.add_argument("--waves", type=int, default=12, help="calls per run >= waves x concurrency")
+    p.add_argument(
+        "--chains",
+        type=int,
+        default=12,
+        help="strategy chains per thread (each is ~12 calls one after another; the last "
+        "chains run with fewer calls in flight, so more of them dilute that tail)",
+    )
     args = p.parse_args()
     ctx = multiprocessing.get_context("spawn")
     rows: list[dict[str, Any]] = []
@@ -139,7 +146,7 @@ def main() -> None:
             server, base, stats, span = _start(ctx, latency)
             # enough calls for `waves` rounds, and enough trials that the threads stay busy
             units = -(-level // len(PROMPTS))
-            trials = max(2, round(args.waves * level / calls_per_trial), 4 * units)
+            trials = max(2, round(args.waves * level / calls_per_trial), args.chains * units)
             wall, trial_rows = _sweep(base, level, trials, Path(tmp) / f"c{level}-{latency}")
             peak, calls = stats[0], stats[1]
             server.terminate()

@@ -88,8 +88,9 @@ class ThreadedExecutor:
         specs = (spec for batch in batches for spec in batch)
         window: deque[_Unit] = deque()
         per_unit = max(1, len(next(iter(self.workload.values())).strategy_specs()))
-        # enough units started that every thread has a strategy to run, plus one unit of slack
-        limit = max(2, -(-self.threads // per_unit) + 1)
+        # twice the units that fill every thread, so a slow unit at the head of the window
+        # (written first: rows stay in order) does not leave threads idle behind it
+        limit = max(2, 2 * -(-self.threads // per_unit) + 1)
         before = usage()
         for spec in specs:
             unit = self._start(spec)
