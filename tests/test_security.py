@@ -120,6 +120,8 @@ def hostile_server(seen: Seen) -> Reply:
     """A model behind a server that echoes the Authorization header: into an error body now
     and then (that trial becomes an error row), into the summary itself on every third call."""
     auth = seen.headers.get("authorization", "")
+    if seen.path.endswith("/models"):  # the fail-fast probe before the first trial
+        return Reply(200, {"object": "list", "data": [{"id": "stub-model"}]})
     count = len(SEEN)
     SEEN.append(auth)
     if count % 23 == 7:
@@ -387,6 +389,9 @@ def escaping_server(seen: Seen) -> Reply:
     401 body written as raw JSON text (so `\\/` reaches the client as sent), a malformed 200
     body or a 503 body (retried, then quoted in the trial's error)."""
     auth = seen.headers.get("authorization", "")
+    if seen.path.endswith("/models"):  # the fail-fast probe before the first trial
+        ESCAPED_SEEN.append(auth)
+        return Reply(200, json.dumps({"data": [{"id": "stub-model"}]}).encode())
     count = len(ESCAPED_SEEN)
     ESCAPED_SEEN.append(auth)
     echoes = _echoes(auth)

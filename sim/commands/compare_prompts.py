@@ -22,6 +22,12 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("run", type=Path, help="run directory (results/runs/<id>)")
     p.add_argument("--out", type=Path, default=None, help="where to write (default: the run)")
     p.add_argument("--no-plot", action="store_true", help="table and CSV only")
+    p.add_argument(
+        "--rank",
+        action="store_true",
+        help="best first: fewest collapses, then fewest silent ones, then fewest rules a "
+        "probed agent would break (table and CSV)",
+    )
     p.set_defaults(func=run)
 
 
@@ -72,9 +78,22 @@ def plot(rows: list[PromptRow], title: str, out: Path) -> list[Path]:
     return paths
 
 
+def ranked(rows: list[PromptRow]) -> list[PromptRow]:
+    """Best first; ties keep the scenario's order (a stable sort)."""
+
+    def key(r: PromptRow) -> tuple[float, float, float]:
+        n = max(r.trials, 1)
+        probe = r.probe_violations / r.probes if r.probes else 0.0
+        return (r.collapsed / n, r.silent / n, probe)
+
+    return sorted(rows, key=key)
+
+
 def run(args: argparse.Namespace) -> int:
     loaded = load_run(args.run)
     rows = compare(loaded)
+    if args.rank:
+        rows = ranked(rows)
     out = args.out or args.run
     print(f"{loaded.meta.scenario.get('name')}: {loaded.meta.trials} trials per cell")
     print(format_rows(rows))

@@ -75,6 +75,7 @@ COMMAND_MODULES = (
     "sim.commands.bench",
     "sim.commands.check",
     "sim.commands.baseline",
+    "sim.commands.cache",
     "sim.commands.regrade",
 )
 

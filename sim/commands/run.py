@@ -26,7 +26,8 @@ from sim.runs.manifest import spec_hash
 from sim.runs.runner import DEFAULT_TRACES, RunResult, run_grid
 from sim.runs.scenario import Scenario
 from sim.runs.summary import summary_frame
-from sim.runs.sweep import Executor, make_executor
+from sim.runs.sweep import Executor
+from sim.runs.threaded import make_executor
 from sim.summarizers.options import add_summarizer_args, summarizer_overrides
 
 RUNS_DIR = Path("results/runs")
@@ -126,9 +127,12 @@ def executor_factory(
     return ray
 
 
-def jobs_from(args: argparse.Namespace) -> int:
+def jobs_from(args: argparse.Namespace, grid: Grid | None = None) -> int:
+    """--jobs, else one process for an HTTP summarizer (its calls run on threads:
+    sim.runs.threaded), else every core."""
     cores = os.cpu_count() or 1
-    jobs = args.jobs if args.jobs is not None else cores
+    http = grid is not None and all(c.scenario.summarizer.name == "http" for c in grid.cells)
+    jobs = args.jobs if args.jobs is not None else (1 if http else cores)
     if jobs < 1:
         raise UserError(f"--jobs={jobs}: must be >= 1")
     cap = MAX_JOBS_PER_CORE * cores
@@ -182,7 +186,7 @@ def print_result(result: RunResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    jobs = jobs_from(args)
+    jobs_from(args)  # bad --jobs / --traces fail before the scenario is read
     if args.resume is not None:
         if args.force:
             raise UserError("--resume and --force contradict each other; choose one")
@@ -200,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_grid(
         grid,
         out,
-        jobs=jobs,
+        jobs=jobs_from(args, grid),
         resume=args.resume is not None,
         force=args.force,
         progress=not args.no_progress,

@@ -11,6 +11,7 @@ by line with each line's evidence found once per trial (sim.grading.grade_lines)
 from __future__ import annotations
 
 import operator
+import threading
 from collections.abc import Sequence
 
 from sim.engine.call_groups import calls
@@ -72,11 +73,19 @@ class TrialMemo:
         return grades
 
 
-_CURRENT: list[TrialMemo] = []  # one slot: the trial in progress; an older one is released
+class _Current(threading.local):
+    """One slot per thread: the trial in progress there; an older one is released. Threads
+    (sim.runs.threaded) run different trials at once, and must not swap each other's memo."""
+
+    memo: TrialMemo | None = None
+
+
+_CURRENT = _Current()
 
 
 def trial_memo(history: History, counter: MemoCounter) -> TrialMemo:
-    if _CURRENT and _CURRENT[0].history is history and _CURRENT[0].counter is counter:
-        return _CURRENT[0]
-    _CURRENT[:] = [TrialMemo(history, counter)]
-    return _CURRENT[0]
+    memo = _CURRENT.memo
+    if memo is not None and memo.history is history and memo.counter is counter:
+        return memo
+    memo = _CURRENT.memo = TrialMemo(history, counter)
+    return memo

@@ -13,6 +13,8 @@ from sim.exports import lazy
 if TYPE_CHECKING:
     from sim.history.adversarial import add_injections as add_injections
     from sim.history.constraints import build_fact as build_fact
+    from sim.history.frozen import generate_files as generate_files
+    from sim.history.frozen import read_history as read_history
     from sim.history.generate import HistorySpec as HistorySpec
     from sim.history.generate import Placement as Placement
     from sim.history.generate import generate_history as generate_history
@@ -22,7 +24,10 @@ if TYPE_CHECKING:
     from sim.history.transcripts import load_transcript as load_transcript
     from sim.history.transcripts import parse_transcript as parse_transcript
 
+
 _EXPORTS = {
+    "read_history": "sim.history.frozen",
+    "generate_files": "sim.history.frozen",
     "HistorySpec": "sim.history.generate",
     "Placement": "sim.history.generate",
     "Transcript": "sim.history.transcripts",

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sim.grading.outcomes import HISTORY_KEYS, SuiteOutcomes
+from sim.runs.manifest import EXECUTION_ONLY
 
 MAX_LINES_PER_CASE = 12
 _IGNORED = ("strategies",)  # compared strategy by strategy, by the gate itself
@@ -39,8 +40,9 @@ def spec_differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str
     """`key: old -> new` for every leaf that differs (absent shown as `-`)."""
     a = flatten({k: v for k, v in old.items() if k not in _IGNORED})
     b = flatten({k: v for k, v in new.items() if k not in _IGNORED})
+    execution = {f"summarizer.{k}" for k in EXECUTION_ONLY}  # cannot change a result
     lines = []
-    for key in sorted(a.keys() | b.keys()):
+    for key in sorted((a.keys() | b.keys()) - execution):
         va, vb = a.get(key, "-"), b.get(key, "-")
         if va != vb:
             lines.append(f"{key}: {_show(va)} -> {_show(vb)}")

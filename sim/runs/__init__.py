@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sim.runs.sweep import LocalExecutor as LocalExecutor
     from sim.runs.sweep import TrialSpec as TrialSpec
     from sim.runs.sweep import UnitResult as UnitResult
+    from sim.runs.threaded import ThreadedExecutor as ThreadedExecutor
     from sim.runs.trial import run_scenario_trial as run_scenario_trial
 
 _EXPORTS = {
@@ -41,6 +42,7 @@ _EXPORTS = {
     "RunResult": "sim.runs.runner",
     "Scenario": "sim.runs.scenario",
     "TrialSpec": "sim.runs.sweep",
+    "ThreadedExecutor": "sim.runs.threaded",
     "UnitResult": "sim.runs.sweep",
     "load_grid": "sim.runs.grid",
     "load_run": "sim.runs.results",

@@ -75,12 +75,15 @@ def summarizer_entry(scenario: Scenario) -> dict[str, Any]:
     return entry
 
 
+EXECUTION_ONLY = ("cache", "cache_mode", "max_concurrency")
+"""Summarizer settings that cannot change a result: a replay from the cache gives the same
+results (sim.summarizers.cache), and calls in flight are put back in order
+(sim.runs.threaded); a run resumed with other values is the same run."""
+
+
 def _decisive(data: dict[str, Any]) -> dict[str, Any]:
-    """Scenario data without the record/replay cache settings: a replay from the cache gives
-    the same results (sim.summarizers.cache), so it is the same run."""
-    summarizer = {
-        k: v for k, v in data.get("summarizer", {}).items() if k not in ("cache", "cache_mode")
-    }
+    """Scenario data without the execution-only settings (`EXECUTION_ONLY`)."""
+    summarizer = {k: v for k, v in data.get("summarizer", {}).items() if k not in EXECUTION_ONLY}
     return {**data, "summarizer": summarizer}
 
 

@@ -32,7 +32,9 @@ from sim.runs.row_schema import TrialRow
 from sim.runs.scenario import Scenario
 from sim.runs.store import RunWriter, atomic_write, write_whole
 from sim.runs.summary import summarize_stream, summary_csv, summary_document, summary_json
-from sim.runs.sweep import Executor, iter_batches, make_executor, pending_specs
+from sim.runs.sweep import Executor, iter_batches, pending_specs
+from sim.runs.threaded import make_executor
+from sim.summarizers.preflight import check_endpoints
 from sim.summarizers.registry import add_usage
 
 DEFAULT_TRACES = 3
@@ -130,6 +132,7 @@ def execute(
         [c.id for c in grid.cells], manifest.trials, writer.done, manifest.traces_per_cell
     )
     workload = {c.id: c.scenario for c in grid.cells}
+    check_endpoints(c.scenario.summarizer for c in grid.cells)  # fail fast, before any trial
     executor = (executor_factory or make_executor)(workload, jobs, pending)
     bar = _progress(manifest.units_total, len(writer.done), progress, manifest.scenario["name"])
     try:

@@ -59,13 +59,22 @@ class HistoryConfig(StrictModel):
     adversarial: int = Field(
         0, ge=0, le=1000, description="Lines telling the summarizer to drop the rules."
     )
+    files: list[str] = Field(
+        default_factory=list,
+        max_length=10_000,
+        description="Frozen L0 histories (sim.history.frozen), next to the scenario; trial i "
+        "runs on file i mod N and the generator settings above are not used.",
+    )
 
     @model_serializer(mode="wrap")
     def _without_unset_adversarial(self, handler: SerializerFunctionWrapHandler) -> Any:
         # absent unless set, so other scenarios dump (and hash) as they always did
         data = handler(self)
-        if not self.adversarial and isinstance(data, dict):
-            data.pop("adversarial", None)
+        if isinstance(data, dict):
+            if not self.adversarial:
+                data.pop("adversarial", None)
+            if not self.files:
+                data.pop("files", None)
         return data
 
 

@@ -33,7 +33,7 @@ from sim.runs.scenario import Scenario
 from sim.runs.store import dumps
 from sim.runs.trial import run_strategy, strategy_key, trial_history, trial_id
 from sim.summarizers.registry import counter_for, usage, usage_delta
-from sim.types import TrialRecord
+from sim.types import History, TrialRecord
 
 warm_lemmas()  # here, so the forkserver (which preloads this module) loads them for every worker
 
@@ -111,39 +111,47 @@ def _error_record(scenario: Scenario, spec: TrialSpec, key: str, error: str) -> 
     )
 
 
-def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
-    """Every strategy of the cell on one trial; an unexpected exception becomes that
-    strategy's error row (or every strategy's, when the history itself failed). A UserError
-    is bad input, not a trial outcome: it stops the run (the units on disk stay resumable)."""
+def unit_history(scenario: Scenario, spec: TrialSpec) -> tuple[History | None, str | None]:
+    """The unit's L0 history, or the error that every strategy's row will carry."""
+    try:
+        return trial_history(scenario, spec.trial), None
+    except UserError:
+        raise  # bad input (a missing key variable, a read-only cache miss): stop the run, exit 2
+    except Exception as exc:
+        return None, _error_text(exc)
+
+
+def strategy_outcome(
+    scenario: Scenario, spec: TrialSpec, history: History, name: str, args: dict[str, Any]
+) -> tuple[TrialRecord | None, str | None]:
+    """One strategy on the unit's history: its record, or the error its row will carry."""
+    try:
+        rec = run_strategy(
+            scenario, history, spec.trial, name, args, keep_text=spec.keep_text, cell=spec.cell
+        )
+    except UserError:
+        raise
+    except Exception as exc:
+        return None, _error_text(exc)
+    return rec, None
+
+
+def unit_result(
+    scenario: Scenario,
+    spec: TrialSpec,
+    outcomes: Sequence[tuple[TrialRecord | None, str | None]],
+    usage_of_unit: dict[str, int],
+) -> UnitResult:
+    """The unit's rows and traces, in the scenario's strategy order."""
     rows: list[dict[str, Any]] = []
     traces: list[dict[str, Any]] = []
     first: str | None = None
     errors = 0
-    history = None
-    before = usage()
-    try:
-        history = trial_history(scenario, spec.trial)
-    except UserError:
-        raise  # bad input (a missing key variable, a read-only cache miss): stop the run, exit 2
-    except Exception as exc:
-        first = _error_text(exc)
-    for name, args in scenario.strategy_specs():
-        key = strategy_key(name, args)
-        error = first if history is None else None
-        if history is not None:
-            try:
-                rec = run_strategy(
-                    scenario, history, spec.trial, name, args,
-                    keep_text=spec.keep_text, cell=spec.cell,
-                )  # fmt: skip
-            except UserError:
-                raise
-            except Exception as exc:
-                error = _error_text(exc)
-                first = first or error
-        if error is not None:
-            rec = _error_record(scenario, spec, key, error)
+    for (name, args), (rec, error) in zip(scenario.strategy_specs(), outcomes, strict=True):
+        if rec is None:
+            rec = _error_record(scenario, spec, strategy_key(name, args), error or "")
             errors += 1
+            first = first or error
         rows.append(trial_row(rec, spec.trial, spec.cell))
         if spec.keep_text and error is None:
             traces.append({**trace_row(rec, spec.trial), "cell": spec.cell})
@@ -153,8 +161,21 @@ def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
         b"".join(dumps(t) for t in traces),
         errors,
         first,
-        usage_delta(usage(), before),
+        usage_of_unit,
     )
+
+
+def run_unit(scenario: Scenario, spec: TrialSpec) -> UnitResult:
+    """Every strategy of the cell on one trial; an unexpected exception becomes that
+    strategy's error row (or every strategy's, when the history itself failed). A UserError
+    is bad input, not a trial outcome: it stops the run (the units on disk stay resumable)."""
+    before = usage()
+    history, failed = unit_history(scenario, spec)
+    outcomes = [
+        (None, failed) if history is None else strategy_outcome(scenario, spec, history, n, a)
+        for n, a in scenario.strategy_specs()
+    ]
+    return unit_result(scenario, spec, outcomes, usage_delta(usage(), before))
 
 
 class Executor(Protocol):
@@ -328,9 +349,3 @@ class LocalExecutor:
     def close(self) -> None:
         self._starting.join()
         self._pool.shutdown(wait=True)
-
-
-def make_executor(workload: Mapping[str, Scenario], jobs: int, units: int) -> Executor:
-    if jobs <= 1 or units <= 1:
-        return InProcessExecutor(workload)
-    return LocalExecutor(workload, min(jobs, units))

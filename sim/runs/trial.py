@@ -8,10 +8,13 @@ stream seeded by (run seed, trial index, strategy): adding a strategy changes no
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from sim.engine.ladder import run_trial
 from sim.history.adversarial import add_injections
+from sim.history.frozen import read_history
 from sim.history.generate import generate_history
 from sim.prompts.probe import attach_probes
 from sim.prompts.templates import base_dir, expand
@@ -32,8 +35,17 @@ def strategy_key(name: str, args: dict[str, Any]) -> str:
     return f"{name}({inner})"
 
 
+@lru_cache(maxsize=64)
+def _frozen(path: Path, mtime_ns: int) -> History:
+    return read_history(path)
+
+
 def trial_history(scenario: Scenario, trial: int) -> History:
     counter = counter_for(scenario.summarizer, scenario.tokenizer)
+    if scenario.history.files:  # frozen L0: a recording stays valid whatever the generator does
+        name = scenario.history.files[trial % len(scenario.history.files)]
+        path = ((base_dir(scenario) or Path.cwd()) / name).resolve()
+        return _frozen(path, path.stat().st_mtime_ns if path.is_file() else 0)
     history = generate_history(
         scenario.history_spec(), rng_for(scenario.seed, trial, "history"), counter
     )

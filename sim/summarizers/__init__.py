@@ -14,12 +14,23 @@ if TYPE_CHECKING:
     from sim.summarizers.base import Summarizer as Summarizer
     from sim.summarizers.base import SummaryRequest as SummaryRequest
     from sim.summarizers.base import SummaryResult as SummaryResult
+    from sim.summarizers.cassette import CassetteCache as CassetteCache
+    from sim.summarizers.cassette import export_jsonl as export_jsonl
+    from sim.summarizers.cassette import import_jsonl as import_jsonl
+    from sim.summarizers.llama import LlamaChatModel as LlamaChatModel
+    from sim.summarizers.preflight import check_endpoint as check_endpoint
     from sim.summarizers.prompt_knobs import knobs_for as knobs_for
     from sim.summarizers.redact import Redactor as Redactor
     from sim.summarizers.simulated import SimParams as SimParams
     from sim.summarizers.simulated import SimulatedSummarizer as SimulatedSummarizer
 
+
 _EXPORTS = {
+    "CassetteCache": "sim.summarizers.cassette",
+    "export_jsonl": "sim.summarizers.cassette",
+    "import_jsonl": "sim.summarizers.cassette",
+    "LlamaChatModel": "sim.summarizers.llama",
+    "check_endpoint": "sim.summarizers.preflight",
     "Redactor": "sim.summarizers.redact",
     "SimParams": "sim.summarizers.simulated",
     "knobs_for": "sim.summarizers.prompt_knobs",

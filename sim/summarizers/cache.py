@@ -8,8 +8,9 @@ Nothing secret is part of it: backends hand over an identity without headers or 
 Modes: `read-write` (a miss calls the model and stores the answer), `read-only` (a miss is an
 error, so CI can prove a run made zero model calls), `off` (no cache object at all).
 
-Several worker processes share one file: each opens its own connection in WAL mode with a busy
-timeout and writes each row in its own short transaction (`INSERT OR IGNORE`, rows are immutable).
+Several worker processes (and threads: sim.runs.threaded) share one file: each opens its own
+connection in WAL mode with a busy timeout and writes each row in its own short transaction
+(`INSERT OR IGNORE`, rows are immutable).
 Workers need their own answers at once and a sweep's executor should not have to ship cache rows
 back to the driver, so writes happen where the calls happen; WAL lets readers go on meanwhile.
 """
@@ -20,9 +21,10 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from sim.errors import UserError
 from sim.summarizers.backend import Completion
@@ -102,8 +104,8 @@ class CallCache:
     path: Path
     mode: CacheMode = "read-write"
     stats: CacheStats = field(default_factory=CacheStats)
-    _conn: sqlite3.Connection | None = field(default=None, repr=False)
-    _pid: int = field(default=0, repr=False)
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in ("read-write", "read-only"):
@@ -115,9 +117,11 @@ class CallCache:
         self._connect()
 
     def _connect(self) -> sqlite3.Connection:
-        """One connection per process: a forked worker must not reuse its parent's."""
-        if self._conn is not None and self._pid == os.getpid():
-            return self._conn
+        """One connection per process and thread: a forked worker must not reuse its
+        parent's, and a sqlite3 connection belongs to the thread that opened it."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "pid", 0) == os.getpid():
+            return conn
         try:
             if self.mode == "read-only":
                 conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60)
@@ -139,14 +143,15 @@ class CallCache:
                 f"{self.path}: cache schema_version={version} is not supported "
                 f"(this harness reads {SCHEMA_VERSION})"
             )
-        self._conn, self._pid = conn, os.getpid()
+        self._local.conn, self._local.pid = conn, os.getpid()
         return conn
 
     def get(self, key: CallKey) -> Completion | None:
         conn = self._connect()
         row = conn.execute("SELECT response FROM calls WHERE key=?", (key.digest,)).fetchone()
         if row is None:
-            self.stats.misses += 1
+            with self._lock:
+                self.stats.misses += 1
             if self.mode == "read-only":
                 raise CacheError(
                     f"{self.path}: no cached answer for a {key.backend} call at level "
@@ -154,8 +159,9 @@ class CallCache:
                     f"{key.trial_seed}, repeat {key.repeat}); cache mode is read-only"
                 )
             return None
-        self.stats.hits += 1
-        self.stats.bytes_read += len(row[0].encode("utf-8"))
+        with self._lock:
+            self.stats.hits += 1
+            self.stats.bytes_read += len(row[0].encode("utf-8"))
         return Completion.from_json(row[0])
 
     def put(self, key: CallKey, completion: Completion) -> None:
@@ -166,7 +172,8 @@ class CallCache:
             (key.digest, key.as_json(), raw),
         )
         if cur.rowcount:
-            self.stats.bytes_written += len(raw.encode("utf-8"))
+            with self._lock:
+                self.stats.bytes_written += len(raw.encode("utf-8"))
             # fold the row into the main file now (a model call costs far more), so the
             # .sqlite file alone is complete: copied or committed without its -wal, it replays
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -175,9 +182,27 @@ class CallCache:
         return int(self._connect().execute("SELECT COUNT(*) FROM calls").fetchone()[0])
 
     def close(self) -> None:
-        if self._conn is not None and self._pid == os.getpid():
-            self._conn.close()
-        self._conn = None
+        """Closes this thread's connection (others close with their threads)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "pid", 0) == os.getpid():
+            conn.close()
+        self._local.conn = None
+
+
+class CallStore(Protocol):
+    """What a summarizer needs of a cache: the SQLite one, or a read-only JSONL cassette
+    (sim.summarizers.cassette)."""
+
+    path: Path
+    stats: CacheStats
+
+    def get(self, key: CallKey) -> Completion | None: ...
+
+    def put(self, key: CallKey, completion: Completion) -> None: ...
+
+    def rows(self) -> int: ...
+
+    def close(self) -> None: ...
 
 
 def open_cache(path: str | Path | None, mode: CacheMode) -> CallCache | None:

@@ -20,21 +20,26 @@ from pydantic import (
 from sim.summarizers.faulty import FaultConfig
 from sim.summarizers.simulated import SimParams
 
-MODEL_BACKENDS = ("scripted", "http", "local")
+MODEL_BACKENDS = ("scripted", "http", "local", "llama")
+DEFAULT_DEADLINE_S = 900.0
 
 
 class SummarizerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(
-        "simulated", description="simulated | scripted | http | local | callable | plug-in."
+        "simulated",
+        description="simulated | scripted | http | local | llama | callable | plug-in.",
     )
     params: dict[str, float | int] = Field(
         default_factory=dict, description="Simulated summarizer knobs (SimParams)."
     )
     script: Literal["rules", "echo"] = Field("rules", description="Scripted backend behaviour.")
     base_url: str | None = Field(None, description="http: OpenAI-compatible base URL (…/v1).")
-    model: str | None = Field(None, description="http: the model id the server expects.")
+    model: str | None = Field(
+        None,
+        description="http: the model id the server expects; llama: a packaged model's name.",
+    )
     api_key_env: str | None = Field(
         None,
         pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$",
@@ -45,16 +50,34 @@ class SummarizerConfig(BaseModel):
         600.0,
         gt=0,
         le=7200,
-        description="http: each attempt's deadline is connect_timeout_s + this, however slowly "
-        "the reply trickles in.",
+        description="http: seconds one socket read may wait; an attempt ends after "
+        "connect_timeout_s + this at most, however slowly the reply trickles in.",
+    )
+    deadline_s: float = Field(
+        DEFAULT_DEADLINE_S, gt=0, le=86_400, description="http: total seconds one request may take."
     )
     max_retries: int = Field(4, ge=0, le=20, description="Retries on 429/5xx/timeouts.")
-    max_concurrency: int = Field(4, ge=1, le=256, description="In-flight requests per process.")
+    max_concurrency: int = Field(
+        32,
+        ge=1,
+        le=256,
+        description="http: requests in flight per process (threads with --jobs 1; a GPU "
+        "server batches them). Not part of the run's spec: it cannot change a result.",
+    )
     revision: str = Field("", max_length=200, description="http: model revision, for the key.")
     send_seed: bool = Field(True, description="http: send `seed` (some servers reject it).")
-    model_path: str | None = Field(None, description="local: model folder or .gguf file.")
+    model_path: str | None = Field(
+        None, description="local: model folder or .gguf file; llama: a .gguf file (or folder)."
+    )
     threads: int | None = Field(
-        None, ge=1, le=1024, description="local: torch CPU threads per worker (default 1)."
+        None,
+        ge=1,
+        le=1024,
+        description="local: torch CPU threads per worker (default 1); llama: threads "
+        "(default: the CPUs this process may use, at most 4).",
+    )
+    extra_bufts: bool = Field(
+        False, description="llama: ggml's extra CPU buffer types (crashed on some VMs)."
     )
     context_tokens: int | None = Field(None, ge=256, le=10_000_000)
     cache: str | None = Field(None, description="Record/replay cache file (SQLite).")
@@ -78,6 +101,10 @@ class SummarizerConfig(BaseModel):
             data.pop("faults", None)
         if self.callable is None:  # likewise
             data.pop("callable", None)
+        if not self.extra_bufts:  # the llama backend's switch, likewise absent unless set
+            data.pop("extra_bufts", None)
+        if self.deadline_s == DEFAULT_DEADLINE_S:  # baselines recorded before it stay equal
+            data.pop("deadline_s", None)
         return data
 
     @model_validator(mode="before")
@@ -116,6 +143,10 @@ class SummarizerConfig(BaseModel):
             raise ValueError("summarizer 'callable' and a `callable` reference go together")
         if self.name == "local" and not self.model_path:
             raise ValueError("summarizer 'local' needs model_path")
+        if self.name == "llama" and not (self.model or self.model_path):
+            raise ValueError(
+                "summarizer 'llama' needs model (a packaged model's name) or model_path"
+            )
         if self.params and self.name != "simulated":
             raise ValueError(f"params are simulated-summarizer knobs; summarizer is {self.name!r}")
         return self

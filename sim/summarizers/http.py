@@ -6,8 +6,9 @@ itself (urllib would, to any host, carrying the Authorization header).
 - The API key comes from the environment variable the config names, is read once, and lives only
   in the request header: never in the identity (the cache key), errors, results or logs.
 - TLS is verified (the default SSL context); URLs carrying user:password are refused.
-- Each attempt has a total deadline (connect_timeout_s + read_timeout_s): a server that
-  trickles a byte every half second cannot outlive it, whatever the per-read timeout says.
+- Each request has a total deadline: `deadline_s` (default 900 s), and at most
+  connect_timeout_s + read_timeout_s per attempt; a server that trickles a byte every half
+  second cannot outlive it, whatever the per-read timeout says.
 - Text a server sends back (a summary, an error body) is scrubbed of the key in every encoding
   it may come back in (sim.summarizers.redact) before it is kept anywhere.
 - 429, 5xx, timeouts and dropped connections are retried with capped exponential backoff and
@@ -53,10 +54,11 @@ class HttpSettings:
     api_key_env: str | None = None
     connect_timeout_s: float = 10.0
     read_timeout_s: float = 600.0
+    deadline_s: float = 900.0
     max_retries: int = 4
     backoff_base_s: float = 1.0
     backoff_cap_s: float = 30.0
-    max_concurrency: int = 4
+    max_concurrency: int = 32
     context_tokens: int = 8192
     revision: str = ""
     send_seed: bool = True
@@ -99,6 +101,8 @@ class HttpChatModel:
         self._redact = Redactor(self._key)
         self._gate = threading.BoundedSemaphore(max(1, settings.max_concurrency))
         self._sleep = sleep
+        self._count_lock = threading.Lock()
+        self._local = threading.local()
         self.requests = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -107,6 +111,18 @@ class HttpChatModel:
     def identity(self) -> dict[str, str]:
         base = f"{self._scheme}://{self._host}:{self._port}{self._base_path}"
         return {"base_url": base, "model": self.settings.model, "revision": self.settings.revision}
+
+    @property
+    def base_path(self) -> str:
+        return self._base_path
+
+    @property
+    def chat_path(self) -> str:
+        return self._path
+
+    def quote(self, raw: bytes, limit: int) -> str:
+        """The start of a reply, the key blanked out (for error messages)."""
+        return self._quote(raw, limit)
 
     @property
     def url(self) -> str:
@@ -125,52 +141,94 @@ class HttpChatModel:
         return json.dumps(body).encode("utf-8")
 
     def _post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
-        s = self.settings
-        conn: http.client.HTTPConnection
+        return self.request("POST", path, body)
+
+    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
+        """This thread's kept-alive connection (and True), or a new one (and False)."""
+        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
+        if conn is not None and conn.sock is not None:
+            return conn, True
+        timeout = self.settings.connect_timeout_s
         if self._scheme == "https":
             ctx = ssl.create_default_context()
-            conn = http.client.HTTPSConnection(
-                self._host, self._port, timeout=s.connect_timeout_s, context=ctx
-            )
+            conn = http.client.HTTPSConnection(self._host, self._port, timeout=timeout, context=ctx)
         else:
-            conn = http.client.HTTPConnection(self._host, self._port, timeout=s.connect_timeout_s)
-        headers: dict[str, str | bytes] = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-        }
+            conn = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+        self._local.conn = conn
+        return conn, False
+
+    def _drop(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            conn.close()
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, deadline_s: float | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP exchange under a total deadline: the socket is shut down when it passes,
+        so a server that drips a byte per read timeout cannot hold a call forever. Each
+        thread keeps its connection alive between requests (no TCP or TLS handshake per
+        call); one the server has closed meanwhile is replaced once, before anything was
+        read from it."""
+        s = self.settings
+        headers: dict[str, str | bytes] = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
         if self._key:  # UTF-8: a non-ASCII key is sent whole, not refused by http.client
             headers["Authorization"] = f"Bearer {self._key}".encode()
-        expired = threading.Event()
+        limit = min(
+            s.deadline_s if deadline_s is None else deadline_s,
+            s.connect_timeout_s + s.read_timeout_s,
+        )
+        while True:
+            conn, reused = self._connection()
+            expired = threading.Event()
 
-        def abort() -> None:  # unblocks a read that a trickling server keeps alive
-            expired.set()
-            if conn.sock is not None:
-                with contextlib.suppress(OSError):
-                    conn.sock.shutdown(socket.SHUT_RDWR)
+            def abort(conn: http.client.HTTPConnection = conn, expired: Any = expired) -> None:
+                expired.set()
+                sock = conn.sock
+                if sock is not None:
+                    with contextlib.suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
 
-        timer = threading.Timer(s.connect_timeout_s + s.read_timeout_s, abort)
-        timer.daemon = True
-        timer.start()
-        try:
-            conn.connect()
-            if conn.sock is not None:
-                conn.sock.settimeout(s.read_timeout_s)
-            conn.request("POST", path, body=body, headers=headers)
-            resp = conn.getresponse()
-            raw = resp.read(MAX_RESPONSE_BYTES + 1)
-            if expired.is_set():  # a close-delimited body cut at the deadline looks complete
-                raise TimeoutError
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
-        except (OSError, http.client.HTTPException):
-            if expired.is_set():
-                raise TimeoutError(
-                    f"no complete reply within {s.connect_timeout_s + s.read_timeout_s:g} s "
-                    "(connect_timeout_s + read_timeout_s)"
-                ) from None
-            raise
-        finally:
-            timer.cancel()
-            conn.close()
+            timer = threading.Timer(limit, abort)
+            timer.daemon = True
+            timer.start()
+            try:
+                if conn.sock is None:
+                    conn.connect()
+                    fresh: Any = conn.sock
+                    with contextlib.suppress(OSError, AttributeError):  # kept alive: no Nagle
+                        fresh.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                if conn.sock is not None:
+                    conn.sock.settimeout(min(s.read_timeout_s, limit))
+                conn.request(method, path, body=body, headers=headers)
+                resp = conn.getresponse()
+                raw = resp.read(MAX_RESPONSE_BYTES + 1)
+                if expired.is_set():
+                    raise TimeoutError(f"no complete reply within {limit:g} s (the deadline)")
+                if resp.will_close or len(raw) > MAX_RESPONSE_BYTES:
+                    self._drop()
+                return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self._drop()
+                if reused and not expired.is_set():
+                    continue  # the server closed an idle kept-alive connection: a fresh one
+                if expired.is_set():
+                    raise TimeoutError(
+                        f"no complete reply within {limit:g} s (the deadline)"
+                    ) from None
+                raise
+            except (OSError, http.client.HTTPException):
+                self._drop()
+                if expired.is_set():
+                    raise TimeoutError(
+                        f"no complete reply within {limit:g} s (the deadline)"
+                    ) from None
+                raise
+            finally:
+                timer.cancel()
 
     def _redirect(self, headers: dict[str, str], status: int, path: str) -> str:
         here = f"{self._scheme}://{self._host}:{self._port}{path}"
@@ -209,7 +267,8 @@ class HttpChatModel:
             try:
                 with self._gate:
                     for _ in range(MAX_REDIRECTS + 1):
-                        self.requests += 1
+                        with self._count_lock:
+                            self.requests += 1
                         status, headers, raw = self._post(path, body)
                         if status not in (301, 302, 303, 307, 308):
                             break

@@ -11,6 +11,8 @@ strategy treats it as overflow (re-ask tighter, then fail loudly), never as a fi
 from __future__ import annotations
 
 import hashlib
+import threading
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -19,13 +21,14 @@ import numpy as np
 from sim.prompts.templates import render
 from sim.summarizers.backend import ChatModel, Completion, GenParams
 from sim.summarizers.base import SummaryRequest, SummaryResult
-from sim.summarizers.cache import CallCache, CallKey
+from sim.summarizers.cache import CallKey, CallStore
 from sim.tokens import MemoCounter
 
 MAX_TOKENS_HEADROOM = 1.5
 """`max_tokens` = budget x headroom + slack: room to overflow visibly, so a model that ignores
 its budget is seen over budget (and re-asked) instead of being cut to fit."""
 MAX_TOKENS_SLACK = 8
+_STATS_LOCK = threading.Lock()
 
 
 @dataclass(slots=True)
@@ -61,7 +64,7 @@ class ModelSummarizer:
         *,
         model_seed: int,
         rng: np.random.Generator,
-        cache: CallCache | None = None,
+        cache: CallStore | None = None,
         stats: CallStats | None = None,
     ) -> None:
         self.model = model
@@ -94,6 +97,11 @@ class ModelSummarizer:
             lines_of(completion.text), self.counter.count(request.text), cut=completion.cut
         )
 
+    def _single_flight(
+        self, key: CallKey, prompt: str, params: GenParams
+    ) -> tuple[Completion, bool]:
+        return _single_flight_call(self, key, prompt, params)
+
     def ask(self, prompt: str, tag: str, max_tokens: int) -> str:
         """A free-form question (the behavioural probe), cached like a summary call."""
         params = GenParams(max_tokens=max_tokens, temperature=0.0, seed=self.model_seed)
@@ -114,18 +122,54 @@ class ModelSummarizer:
             repeat=repeat,
         )
         completion = self.cache.get(key) if self.cache is not None else None
-        self.stats.calls += 1
-        if completion is None:
+        called = completion is None
+        if completion is None and self.cache is None:
             completion = self.model.complete(prompt, params, self.rng)
-            self.stats.model_calls += 1
-            if self.cache is not None:
-                self.cache.put(key, completion)
-        else:
-            self.stats.cache_hits += 1
-        self.stats.cut += completion.cut
-        self.stats.prompt_tokens += completion.prompt_tokens or 0
-        self.stats.completion_tokens += completion.completion_tokens or 0
+        elif completion is None:
+            completion, called = self._single_flight(key, prompt, params)
+        with _STATS_LOCK:  # the process-wide stats are shared by threads (sim.runs.threaded)
+            self.stats.calls += 1
+            self.stats.model_calls += called
+            self.stats.cache_hits += not called
+            self.stats.cut += completion.cut
+            self.stats.prompt_tokens += completion.prompt_tokens or 0
+            self.stats.completion_tokens += completion.completion_tokens or 0
         return completion
+
+
+_IN_FLIGHT: dict[str, Future[Completion]] = {}
+_FLIGHT_LOCK = threading.Lock()
+
+
+def _single_flight_call(
+    summarizer: ModelSummarizer, key: CallKey, prompt: str, params: GenParams
+) -> tuple[Completion, bool]:
+    """A cache miss is called once however many threads miss it at the same moment: run one
+    after another, the second would have found the first's answer in the cache, and a server
+    that is not deterministic at temperature 0 must not make threads differ from a serial run.
+    Returns the answer and whether this thread made the call."""
+    digest = key.digest
+    with _FLIGHT_LOCK:
+        pending = _IN_FLIGHT.get(digest)
+        mine = pending is None
+        if pending is None:
+            pending = _IN_FLIGHT[digest] = Future()
+    if not mine:
+        return pending.result(), False
+    try:
+        cache = summarizer.cache
+        found = cache.get(key) if cache is not None else None  # finished while we looked
+        completion = found or summarizer.model.complete(prompt, params, summarizer.rng)
+        if cache is not None and found is None:
+            cache.put(key, completion)
+    except BaseException as exc:
+        pending.set_exception(exc)
+        raise
+    finally:
+        with _FLIGHT_LOCK:
+            _IN_FLIGHT.pop(digest, None)
+    pending.set_result(completion)
+    return completion, found is None
 
 
 def describe(model: ChatModel) -> dict[str, Any]:

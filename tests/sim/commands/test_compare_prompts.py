@@ -76,3 +76,17 @@ def test_compare_prompts_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_not_a_run_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare-prompts", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith("compsim: error: ")
+
+
+def test_rank_puts_fewest_collapses_first() -> None:
+    from sim.commands.compare_prompts import ranked
+    from sim.report.prompt_table import PromptRow
+
+    rows = [
+        PromptRow("", "a", "budget_closed", "a", trials=4, collapsed=3, silent=3),
+        PromptRow("", "b", "budget_closed", "b", trials=4, collapsed=1, silent=1),
+        PromptRow("", "c", "floor_gated", "c", trials=4, collapsed=1, silent=0),
+        PromptRow("", "d", "budget_closed", "d", trials=4, collapsed=1, silent=0, probes=4,
+                  probe_violations=2),
+    ]  # fmt: skip
+    assert [r.prompt for r in ranked(rows)] == ["c", "d", "b", "a"]

@@ -58,7 +58,7 @@ def _run(out: Path, factory: Any, overrides: list[str], jobs: int = 2) -> bytes:
 @pytest.mark.slow
 def test_ray_summary_is_byte_identical_to_local(local_ray: Any, tmp_path: Path) -> None:
     from sim.runs.ray_executor import RayExecutor
-    from sim.runs.sweep import make_executor
+    from sim.runs.threaded import make_executor
 
     overrides = ["trials=6"]
     local = _run(tmp_path / "local", make_executor, overrides)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sim.runs.stats import (
     Z95,
@@ -130,3 +132,22 @@ def test_mcnemar_interval_excludes_zero_exactly_when_the_test_rejects(
 
 def test_mcnemar_interval_without_discordant_pairs() -> None:
     assert mcnemar_interval(0, 0, 50) == (0.0, 0.0)
+
+
+@given(n=st.integers(1, 100_000), data=st.data())
+def test_wilson_bounds_hold_the_rate_and_stay_in_unit_interval(n: int, data: st.DataObject) -> None:
+    """0 <= lo <= k/n <= hi <= 1, exactly 0 at no successes and 1 at all: float error once put
+    the lower bound a hair above a 0% rate, and matplotlib refused the negative error bar."""
+    k = data.draw(st.integers(0, n))
+    lo, hi = wilson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+    if k == 0:
+        assert lo == 0.0
+    if k == n:
+        assert hi == 1.0
+
+
+@pytest.mark.parametrize("n", [3, 6, 7, 12, 100, 1000])
+def test_wilson_at_the_ends_is_exact(n: int) -> None:
+    assert wilson(0, n)[0] == 0.0  # was 5.6e-17, 2.8e-17, ..., 3.5e-18, 2.2e-19
+    assert wilson(n, n)[1] == 1.0

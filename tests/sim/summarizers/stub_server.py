@@ -92,6 +92,9 @@ class Stub:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
+            def do_GET(self) -> None:  # /models (the fail-fast probe) takes the same plan
+                self.do_POST()
+
             def log_message(self, *args: Any) -> None:
                 pass
 

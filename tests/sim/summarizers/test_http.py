@@ -3,6 +3,7 @@ redirects, and the API key staying in the Authorization header only."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import numpy as np
@@ -182,3 +183,59 @@ def test_concurrency_limit_bounds_requests_in_flight() -> None:
             t.join(60)
     assert len(stub.seen) == 6
     assert 1 <= stub.max_in_flight <= 2
+
+
+class _KeepAlive:
+    """An HTTP/1.1 server that counts TCP connections; `close_after` closes each connection
+    after that many replies (as a server with a short keep-alive does)."""
+
+    def __init__(self, close_after: int = 0) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.connections = 0
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                owner.connections += 1
+                self.served = 0
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                raw = json.dumps(ok("kept").body).encode()
+                self.served += 1
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+                if close_after and self.served >= close_after:
+                    self.close_connection = True  # closes without a Connection: close header
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+def test_one_thread_keeps_its_connection_alive() -> None:
+    srv = _KeepAlive()
+    m = HttpChatModel(HttpSettings(base_url=srv.url, model="m"))
+    texts = [m.complete("p", PARAMS, rng()).text for _ in range(5)]
+    srv.server.shutdown()
+    assert texts == ["kept"] * 5
+    assert srv.connections == 1
+
+
+def test_a_connection_the_server_closed_is_replaced() -> None:
+    srv = _KeepAlive(close_after=2)
+    m = HttpChatModel(HttpSettings(base_url=srv.url, model="m", max_retries=0))
+    texts = [m.complete("p", PARAMS, rng()).text for _ in range(5)]
+    srv.server.shutdown()
+    assert texts == ["kept"] * 5  # no error although the server hung up twice
+    assert srv.connections == 3

@@ -1,0 +1,78 @@
+"""A slice of the committed cassette replayed: real Qwen2.5-Coder-1.5B outputs (llama.cpp,
+recorded once) through the cassette scenario with zero model calls and no model, no
+llama-cpp-python. The expected outcomes are fixed from the recording; a change to the
+harness that changes a prompt, a key or a grade shows here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.commands.main import main
+
+REPO = Path(__file__).resolve().parents[3]
+CASSETTE = REPO / "benchmarks" / "cassettes" / "qwen2.5-coder-1.5b.jsonl"
+SCENARIO = REPO / "scenarios" / "real_cassette.toml"
+
+# trial 0 (h01.json): (collapsed, silent, loud, aborted_at) per strategy, as recorded
+EXPECTED = {
+    "budget_closed:compress": (False, False, True, "L1"),
+    "budget_closed:continuity": (True, True, True, "L2"),
+    "budget_closed:structured": (False, False, True, "L1"),
+    "budget_closed:lossless": (False, False, True, "L1"),
+    "budget_closed:handoff": (False, False, True, "L1"),
+    "budget_closed:progressive": (False, False, True, "L1"),
+    "budget_closed:priorities": (False, False, True, "L1"),
+    "budget_closed:constraints_section": (False, False, True, "L1"),
+    "budget_closed:five_sentences": (True, True, True, "L2"),
+    "floor_gated:compress": (False, False, True, "L1"),
+    "floor_gated:continuity": (True, False, True, "L1"),
+    "floor_gated:structured": (False, False, True, "L1"),
+    "floor_gated:lossless": (False, False, True, "L1"),
+    "floor_gated:handoff": (False, False, True, "L1"),
+    "floor_gated:progressive": (False, False, True, "L1"),
+    "floor_gated:priorities": (False, False, True, "L1"),
+    "floor_gated:constraints_section": (False, False, True, "L1"),
+    "floor_gated:five_sentences": (True, False, True, "L1"),
+}
+
+
+def _short(strategy: str) -> str:
+    name, _, rest = strategy.partition("(instruction='file:prompts/")
+    return f"{name}:{rest.split('.txt')[0]}"
+
+
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cassette") / "run"
+    args = ["run", str(SCENARIO), "--trials", "1", "--jobs", "1", "--no-progress",
+            "--cache", str(CASSETTE), "--cache-mode", "read-only", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    return out
+
+
+def test_replay_makes_no_model_call(replay: Path) -> None:
+    usage = json.loads((replay / "manifest.json").read_text())["model_usage"]
+    assert usage["model_calls"] == 0
+    assert usage["calls"] == usage["cache_hits"] > 0
+
+
+def test_outcomes_are_the_recorded_ones(replay: Path) -> None:
+    rows = [json.loads(line) for line in (replay / "trials.jsonl").read_text().splitlines()]
+    got = {
+        _short(r["strategy"]): (r["collapsed"], r["silent"], r["loud"], r["aborted_at"])
+        for r in rows
+    }
+    assert got == EXPECTED
+    assert all(len(r["probes"]) == 3 for r in rows)  # every declared rule asked at the leaf
+
+
+def test_compare_prompts_on_the_replay(replay: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["compare-prompts", str(replay), "--no-plot"]) == 0
+    out = capsys.readouterr().out
+    for prompt in ("handoff", "progressive", "priorities", "constraints_section"):
+        assert prompt in out
+    assert "model calls: 0 " in out
