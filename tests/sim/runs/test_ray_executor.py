@@ -90,7 +90,7 @@ def test_ray_flags_need_the_ray_executor(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.slow
 def test_ray_workers_import_a_compactor_by_reference(local_ray: Any, tmp_path: Path) -> None:
     from sim.runs.ray_executor import RayExecutor
-    from sim.runs.sweep import make_executor
+    from sim.runs.threaded import make_executor
 
     pids = tmp_path / "pids"
     mine = tmp_path / "mine.py"  # a file no process has imported yet; it names its own log
