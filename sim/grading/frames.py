@@ -30,140 +30,36 @@ from sim.types import Fact, Polarity
 
 # Words that may stand before an object's head word without naming another object: "drop the
 # table" and "this table" are about the fact's table, "staging table" is not.
-_FUNCTION = frozenset(
-    [
-        "this",
-        "that",
-        "these",
-        "those",
-        "its",
-        "their",
-        "our",
-        "your",
-        "my",
-        "all",
-        "any",
-        "every",
-        "each",
-        "no",
-        "not",
-        "of",
-        "to",
-        "for",
-        "on",
-        "in",
-        "with",
-        "from",
-        "and",
-        "or",
-        "but",
-        "be",
-        "is",
-        "are",
-        "was",
-        "were",
-        "by",
-        "at",
-        "as",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "it",
+_COMMON = frozenset(
+    (
+        "this", "that", "these", "those", "its", "their", "our", "your", "my", "of", "to", "for",
+        "on", "in", "with", "from", "and", "or", "be", "is", "are", "was", "were", "by", "at",
+        "as", "it",
+    )
+)  # fmt: skip
+_FUNCTION = _COMMON | frozenset(
+    (
+        "all", "any", "every", "each", "no", "not", "but", "into", "onto", "over", "under",
         "them",
-    ]
-)
-_STOP = frozenset(
-    [
-        "this",
-        "that",
-        "these",
-        "those",
-        "its",
-        "their",
-        "our",
-        "your",
-        "my",
-        "of",
-        "to",
-        "for",
-        "on",
-        "in",
-        "with",
-        "from",
-        "and",
-        "or",
-        "be",
-        "is",
-        "are",
-        "was",
-        "were",
-        "by",
-        "at",
-        "as",
-        "it",
-        "has",
-        "have",
-        "do",
-        "does",
-        "done",
-        "complete",
-        "completed",
-        "finish",
-        "finished",
-        "say",
-    ]
-)
+    )
+)  # fmt: skip
+# words a reference form may hold that say nothing of what it refers to
+_STOP = _COMMON | frozenset(
+    (
+        "has", "have", "do", "does", "done", "complete", "completed", "finish", "finished", "say",
+    )
+)  # fmt: skip
 
 
 _AFTER_NOUN = frozenset(
-    [
-        "now",
-        "again",
-        "today",
-        "yet",
-        "first",
-        "then",
-        "anymore",
-        "immediately",
-        "directly",
-        "right",
-        "once",
-        "here",
-        "there",
-        "must",
-        "should",
-        "shall",
-        "can",
-        "could",
-        "may",
-        "might",
-        "will",
-        "would",
-        "need",
-        "needs",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "until",
-        "unless",
-        "if",
-        "when",
-        "while",
-        "before",
-        "after",
-        "without",
-        "again",
-        "also",
-        "too",
-        "only",
-        "so",
-        "even",
-    ]
-)
+    (
+        "now", "again", "today", "yet", "first", "then", "anymore", "immediately", "directly",
+        "right", "once", "here", "there", "must", "should", "shall", "can", "could", "may",
+        "might", "will", "would", "need", "needs", "do", "does", "did", "has", "have", "had",
+        "until", "unless", "if", "when", "while", "before", "after", "without", "again", "also",
+        "too", "only", "so", "even",
+    )
+)  # fmt: skip
 
 
 def _ends_noun(token: str) -> bool:
@@ -582,21 +478,11 @@ _DONE_NOW = re.compile(
 )
 _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
 _TRAILING = frozenset(
-    [
-        "it",
-        "that",
-        "this",
-        "them",
-        "afterwards",
-        "afterward",
-        "later",
-        "next",
-        "after",
-        "then",
-        "once",
-        "too",
-    ]
-)
+    (
+        "it", "that", "this", "them", "afterwards", "afterward", "later", "next", "after",
+        "then", "once", "too",
+    )
+)  # fmt: skip
 
 
 class Region(Enum):
