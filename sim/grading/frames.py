@@ -20,33 +20,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
-from functools import lru_cache
 
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
+from sim.grading.modality import Clause
+from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.text import lemmas, normalize
 from sim.types import Fact, Polarity
 
-# Words that may stand before an object's head word without naming another object: "drop the
-# table" and "this table" are about the fact's table, "staging table" is not.
-_COMMON = frozenset(
-    (
-        "this", "that", "these", "those", "its", "their", "our", "your", "my", "of", "to", "for",
-        "on", "in", "with", "from", "and", "or", "be", "is", "are", "was", "were", "by", "at",
-        "as", "it",
-    )
-)  # fmt: skip
-_FUNCTION = _COMMON | frozenset(
+_FUNCTION = COMMON_WORDS | frozenset(
     (
         "all", "any", "every", "each", "no", "not", "but", "into", "onto", "over", "under",
         "them",
-    )
-)  # fmt: skip
-# words a reference form may hold that say nothing of what it refers to
-_STOP = _COMMON | frozenset(
-    (
-        "has", "have", "do", "does", "done", "complete", "completed", "finish", "finished", "say",
     )
 )  # fmt: skip
 
@@ -65,113 +50,6 @@ _AFTER_NOUN = frozenset(
 def _ends_noun(token: str) -> bool:
     """Whether `token` may follow a noun phrase's head (not another noun of the phrase)."""
     return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
-
-
-_NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
-
-
-class Reading(Enum):
-    """What a clause does with the action it names."""
-
-    FORBID = "forbid"
-    POSITIVE = "positive"  # a requirement, a permission or a plain statement
-    REVOKED = "revoked"  # lifts a rule ("no longer needed", "restriction lifted")
-
-
-@dataclass(frozen=True, slots=True)
-class Clause:
-    reading: Reading
-    exclusive: bool
-    hedged: bool
-    directive: bool  # permits or demands, rather than describes
-    deferred: bool  # forbids only by putting off ("pending", "on hold"), with no negation
-    tokens: tuple[str, ...]
-    text: str  # lemma space, space-padded
-    raw: str = ""
-
-
-@lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
-def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
-    """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
-    s = lemma_text
-    correction = _NOT_BEFORE.search(s)  # "after the user says yes, not before": exclusive
-    if correction is not None:
-        s = s[: correction.start()] + " only " + s[correction.end() :]
-    waived = lx.WAIVE_RE.search(s) is not None
-    rest = lx.WAIVE_RE.sub(" ", s) if waived else s
-    negation = bool(lx.NEGATION_RE.search(rest))
-    deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
-    negated = negation or deferred
-    exclusive = bool(lx.EXCLUSIVE_RE.search(s))
-    if lx.DOUBLE_NEGATIVE_RE.search(s):
-        reading = Reading.POSITIVE
-    elif (
-        lx.REVOCATION_RE.search(s)
-        or (not negated and lx.WEAK_REVOCATION_RE.search(s))
-        or lx.ENDED_RESTRICTION_RE.search(s)
-    ):
-        reading = Reading.REVOKED
-    elif exclusive and negated and lx.PERMISSION_RE.search(rest):
-        reading = Reading.POSITIVE  # "may only be dropped up to step 6, never later"
-    elif lx.EXCEPT_PIN_RE.search(s):
-        reading, exclusive = Reading.POSITIVE, True
-    elif lx.NEGATED_PERMISSION.search(rest) or negated:
-        reading = Reading.FORBID
-    else:
-        reading = Reading.POSITIVE
-    directive = bool(
-        lx.PERMISSION_RE.search(s) or lx.DIRECTIVE_RE.search(s) or lx.SKIP_RE.search(s)
-    )
-    return Clause(
-        reading,
-        exclusive,
-        bool(lx.HEDGE_RE.search(s)),
-        directive,
-        deferred and reading is Reading.FORBID,
-        tuple(s.split()),
-        s,
-        raw,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """One accepted wording of the condition's reference, with the relation it was written
-    with (None when the form names the reference alone) and whether it is the complement."""
-
-    tokens: frozenset[str]
-    relation: Relation | None
-    antonym: bool = False
-
-
-def _relation_of(form: str) -> tuple[Relation | None, str]:
-    """A condition form split into its leading relation word and the reference."""
-    m = lx.RELATION_RE.match(form)
-    if m is None:
-        return None, form
-    return lx.RELATIONS[m.group(0)], form[m.end() :].strip()
-
-
-def _references(
-    forms: tuple[str, ...], conditional: bool, object_words: frozenset[str] = frozenset()
-) -> tuple[Reference, ...]:
-    out: list[Reference] = []
-    for form in forms:
-        relation, rest = _relation_of(form)
-        if form.startswith("from "):  # "from step 5 on": an off-by-one reference, matched whole
-            continue
-        tokens = frozenset(t for t in rest.split() if t not in _STOP)
-        if tokens - object_words:
-            tokens = tokens - object_words
-        if not tokens:
-            continue
-        out.append(Reference(tokens, relation))
-        if conditional or relation is None:
-            for word, opposites in lx.ANTONYMS.items():
-                if word in tokens:
-                    for o in opposites:
-                        out.append(Reference((tokens - {word}) | {o}, relation, True))
-    return tuple(dict.fromkeys(out))
 
 
 def lemma_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
@@ -227,7 +105,7 @@ class Frame:
         # a reference word that names the object itself may stand as a pronoun ("the canary
         # build must not be promoted if its error rate is above 2%")
         object_words = frozenset(w for o in objects for w in o.split())
-        references = _references(condition, conditional, object_words)
+        references = condition_references(condition, conditional, object_words)
         region = next((r.relation for r in references if r.relation is not None), None)
         if region is None and condition:
             region = _default_region(fact)
@@ -266,7 +144,7 @@ class Frame:
             )
             if "action" in groups
             else (),
-            tuple(f" {c} " for c in condition if _relation_of(c)[0] is not None),
+            tuple(f" {c} " for c in condition if relation_of(c)[0] is not None),
             fact.floor.required,
             "value" not in groups,
         )
@@ -358,47 +236,6 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
     return False
 
 
-_SUFFIX = ("ation", "ition", "ment", "ion", "ing", "al", "ed", "er", "e", "y", "s")
-_SAME_REF = {
-    "above": ("exceed", "over", "great", "high", "more", "beyond", "top", "past"),
-    "below": ("under", "less", "within", "low"),
-    "fail": ("red", "break", "broken", "failure", "failing"),
-    "test": ("suite", "ci", "check", "tests"),
-    "pass": ("green", "succeed", "success", "pass"),
-    "yes": ("ok", "okay", "go-ahead", "go", "approve", "approval", "confirm", "confirmation",
-            "agree", "agreement", "sign", "consent", "permission"),
-    "confirm": ("yes", "approve", "approval", "ok", "okay", "sign", "consent", "confirmation",
-                "agree", "agreement", "permission"),
-    "user": ("owner", "human", "operator", "requester", "customer", "you"),
-    "change": ("alter", "alteration", "modify", "modification", "migration", "migrate", "ddl"),
-    "usage": ("full", "utilization", "use", "space", "fill"),
-    "resize": ("grow", "expand", "extend", "enlarge", "shrink"),
-    "deploy": ("deployment", "rollout", "release", "ship", "push"),
-    "percent": ("pct",),
-}  # fmt: skip
-
-
-@lru_cache(maxsize=32_768)
-def stem(word: str) -> str:
-    """A crude derivational stem, for references only: "deployment" ~ "deploy"."""
-    for suffix in _SUFFIX:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-_EQUIVALENT: dict[str, frozenset[str]] = {}
-for _word, _others in _SAME_REF.items():
-    _EQUIVALENT[_word] = frozenset({stem(_word), *map(stem, _others)})
-
-
-def _matches(token: str, word: str) -> bool:
-    if token == word:
-        return True
-    st = stem(token)
-    return st == stem(word) or st in _EQUIVALENT.get(word, ())
-
-
 def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
     """Whether token j may stand right before the object without naming another one: a
     function word, a relation, or a verb of the fact's action that is not itself a noun's
@@ -414,136 +251,3 @@ def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
             or (tokens[j - 1] in lx.RELATIONS)
         )
     return False
-
-
-_POLAR = frozenset(lx.ANTONYMS) | {w for ws in lx.ANTONYMS.values() for w in ws}
-
-
-def _window(tokens: tuple[str, ...], ref: frozenset[str]) -> tuple[int, int] | None:
-    """The first span of `tokens` holding every word of `ref` (or an equivalent), at most 3
-    words looser; a reference of four words or more may miss one word that is not a number
-    ("canary err > 2%" for "canary error rate above 2")."""
-    need = len(ref) - 1 if len(ref) >= 4 else len(ref)
-    width = len(ref) + 3
-    for start, t in enumerate(tokens):
-        if not any(_matches(t, w) for w in ref):
-            continue
-        seen: set[str] = set()
-        for j in range(start, min(len(tokens), start + width)):
-            seen.update(w for w in ref if _matches(tokens[j], w))
-            if len(seen) >= need and all(w in seen for w in ref if w.isdigit() or w in _POLAR):
-                return start, j + 1
-    return None
-
-
-def _relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation] | None:
-    lead = " " + " ".join(tokens[max(0, start - 5) : start]) + " "
-    found = None
-    for m in lx.RELATION_RE.finditer(lead):
-        found = m
-    return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
-
-
-def _object_at(frame: Frame, tokens: tuple[str, ...]) -> int | None:
-    text = " " + " ".join(tokens) + " "
-    for form in frame.objects:
-        pos = text.find(form)
-        if pos >= 0:
-            return text[:pos].count(" ")
-    heads = {h for h, _ in frame.heads}
-    return next((i for i, t in enumerate(tokens) if t in heads), None)
-
-
-def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) -> Relation | None:
-    """ "B first; A can follow afterwards": the relation stands after the object, which comes
-    after the reference; A follows B, so A is after B."""
-    obj = _object_at(frame, tokens)
-    if obj is None or obj < ref_end:
-        return None
-    tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
-    if _FIRST.search(tail):
-        return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
-    m = lx.RELATION_RE.search(tail)
-    if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):
-        return None
-    rest = tail[m.end() :].split()
-    if rest and rest[0] not in _TRAILING:
-        return None  # "A ... before C": a relation to something else
-    return lx.RELATIONS[m.group(0)]
-
-
-_DONE_NOW = re.compile(
-    r" step \d+ (?:\S+ ){0,5}(?:do|finish|complete|over|behind) .*\b(?:from (?:now|this point|here|"
-    r"then) on|henceforth|go forward|from here)\b"
-)
-_FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
-_TRAILING = frozenset(
-    (
-        "it", "that", "this", "them", "afterwards", "afterward", "later", "next", "after",
-        "then", "once", "too",
-    )
-)  # fmt: skip
-
-
-class Region(Enum):
-    SAME = "same"
-    OPPOSITE = "opposite"
-    NONE = "none"
-    REFUSAL = "refusal"  # a gate keyed to the user's refusal ("unless the user objects")
-
-
-def region(frame: Frame, clause: Clause) -> Region:
-    """Where the clause puts the action relative to the fact's condition."""
-    if frame.region is None:
-        return Region.NONE
-    if any(o in clause.text for o in frame.opposites):
-        return Region.OPPOSITE
-    if any(c in clause.text for c in frame.literals):
-        return Region.SAME
-    tokens = clause.tokens
-    for ref in frame.references:
-        span = _window(tokens, ref.tokens)
-        if span is None:
-            continue
-        start, end = span
-        relation: Relation | None = None
-        found = _relation_before(tokens, start)
-        if found is not None:
-            relation = found[1]
-            if frame.conditional and found[0] == "at":
-                relation = Relation.IF  # "prohibited at disk usage above 90%": when
-            if clause.deferred and found[0] in lx.GATES and relation is Relation.AFTER:
-                relation = Relation.BEFORE  # "pending (needs the user's approval)": until then
-        else:
-            obj = _object_at(frame, tokens)
-            if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
-                between = _relation_before(tokens, obj)
-                temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)
-                if between is None:
-                    pass
-                elif temporal and (frame.ordering or between[0] not in lx.GATES):
-                    relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
-                else:
-                    relation = between[1]  # "approval required for X": X after approval
-        if relation is None and frame.ordering:
-            relation = _relation_after_object(frame, tokens, end)
-        if relation is None and _DONE_NOW.search(clause.text):
-            relation = Relation.AFTER  # "step 4 is done ... from now on": after step 4
-        if relation is None:
-            if not frame.conditional:
-                continue
-            relation = Relation.IF
-        if frame.conditional:
-            relation = {Relation.AFTER: Relation.IF, Relation.BEFORE: Relation.UNLESS}.get(
-                relation, relation
-            )
-        else:
-            relation = {Relation.IF: Relation.AFTER, Relation.UNLESS: Relation.BEFORE}.get(
-                relation, relation
-            )
-        if ref.antonym and not frame.conditional:
-            return Region.REFUSAL
-        if ref.antonym:
-            relation = lx.OPPOSITE[relation]
-        return Region.SAME if relation is frame.region else Region.OPPOSITE
-    return Region.NONE

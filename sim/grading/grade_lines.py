@@ -14,16 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sim.grading.frames import Frame
-from sim.grading.grade import (
-    Evidence,
-    Matcher,
-    dropped,
-    evidence,
-    line_role,
-    line_sentences,
-    matcher,
-    reading_lines,
-)
+from sim.grading.grade import Evidence, Matcher, dropped, evidence, matcher
+from sim.grading.sentences import line_role, line_sentences, reading_lines
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade

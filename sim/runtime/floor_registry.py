@@ -33,7 +33,8 @@ from typing import Any
 
 from sim.errors import UserError
 from sim.files import read_toml
-from sim.grading.grade import Sentences, grade_fact, sentence_polarity
+from sim.grading.grade import grade_fact, sentence_polarity
+from sim.grading.sentences import Sentences
 from sim.grading.text import lemmas, normalize
 from sim.tokens import Tokenizer, get_counter
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor

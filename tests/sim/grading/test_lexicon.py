@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sim.grading import lexicon as lx
-from sim.grading.frames import Reading, read_clause
+from sim.grading.modality import Reading, read_clause
 from sim.grading.text import lemmas, normalize
 
 

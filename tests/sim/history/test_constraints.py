@@ -153,8 +153,9 @@ def test_prohibition_for_unknown_slots() -> None:
 
 def test_object_synonyms_never_name_a_near_miss_object() -> None:
     """A synonym that a near-miss object contains would make the near miss count as the fact."""
-    from sim.grading.frames import has_object, lemma_forms, read_clause
+    from sim.grading.frames import has_object, lemma_forms
     from sim.grading.grade import matcher
+    from sim.grading.modality import read_clause
     from sim.grading.text import lemmas
     from sim.history.constraint_pools import OTHER_OBJECTS
 

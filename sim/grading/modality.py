@@ -1,0 +1,81 @@
+"""What one clause does with the action it names: forbid, demand or allow, or lift a rule.
+
+The modality of a clause, read by the cue lexicon (sim.grading.lexicon), with what else a
+judgement needs: whether it is exclusive ("only after ..."), hedged ("consider ..."), an order
+rather than a description, and whether it forbids only by putting off ("pending").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from sim.grading import lexicon as lx
+
+_NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
+
+
+class Reading(Enum):
+    """What a clause does with the action it names."""
+
+    FORBID = "forbid"
+    POSITIVE = "positive"  # a requirement, a permission or a plain statement
+    REVOKED = "revoked"  # lifts a rule ("no longer needed", "restriction lifted")
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    reading: Reading
+    exclusive: bool
+    hedged: bool
+    directive: bool  # permits or demands, rather than describes
+    deferred: bool  # forbids only by putting off ("pending", "on hold"), with no negation
+    tokens: tuple[str, ...]
+    text: str  # lemma space, space-padded
+    raw: str = ""
+
+
+@lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
+def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
+    """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
+    s = lemma_text
+    correction = _NOT_BEFORE.search(s)  # "after the user says yes, not before": exclusive
+    if correction is not None:
+        s = s[: correction.start()] + " only " + s[correction.end() :]
+    waived = lx.WAIVE_RE.search(s) is not None
+    rest = lx.WAIVE_RE.sub(" ", s) if waived else s
+    negation = bool(lx.NEGATION_RE.search(rest))
+    deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
+    negated = negation or deferred
+    exclusive = bool(lx.EXCLUSIVE_RE.search(s))
+    if lx.DOUBLE_NEGATIVE_RE.search(s):
+        reading = Reading.POSITIVE
+    elif (
+        lx.REVOCATION_RE.search(s)
+        or (not negated and lx.WEAK_REVOCATION_RE.search(s))
+        or lx.ENDED_RESTRICTION_RE.search(s)
+    ):
+        reading = Reading.REVOKED
+    elif exclusive and negated and lx.PERMISSION_RE.search(rest):
+        reading = Reading.POSITIVE  # "may only be dropped up to step 6, never later"
+    elif lx.EXCEPT_PIN_RE.search(s):
+        reading, exclusive = Reading.POSITIVE, True
+    elif lx.NEGATED_PERMISSION.search(rest) or negated:
+        reading = Reading.FORBID
+    else:
+        reading = Reading.POSITIVE
+    directive = bool(
+        lx.PERMISSION_RE.search(s) or lx.DIRECTIVE_RE.search(s) or lx.SKIP_RE.search(s)
+    )
+    return Clause(
+        reading,
+        exclusive,
+        bool(lx.HEDGE_RE.search(s)),
+        directive,
+        deferred and reading is Reading.FORBID,
+        tuple(s.split()),
+        s,
+        raw,
+    )

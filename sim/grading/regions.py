@@ -1,0 +1,122 @@
+"""Where a clause puts the rule's action relative to the rule's condition.
+
+The same condition (SAME), its opposite (OPPOSITE: after <-> before, if <-> unless, a
+reference's antonym), none stated (NONE), or a gate keyed to a refusal (REFUSAL). Word order
+counts: "never B before A" states A's condition from B's side, and reads reversed.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from sim.grading import lexicon as lx
+from sim.grading.frames import Frame
+from sim.grading.lexicon import Relation
+from sim.grading.modality import Clause
+from sim.grading.references import relation_before, window
+
+
+def _object_at(frame: Frame, tokens: tuple[str, ...]) -> int | None:
+    text = " " + " ".join(tokens) + " "
+    for form in frame.objects:
+        pos = text.find(form)
+        if pos >= 0:
+            return text[:pos].count(" ")
+    heads = {h for h, _ in frame.heads}
+    return next((i for i, t in enumerate(tokens) if t in heads), None)
+
+
+def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) -> Relation | None:
+    """ "B first; A can follow afterwards": the relation stands after the object, which comes
+    after the reference; A follows B, so A is after B."""
+    obj = _object_at(frame, tokens)
+    if obj is None or obj < ref_end:
+        return None
+    tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
+    if _FIRST.search(tail):
+        return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
+    m = lx.RELATION_RE.search(tail)
+    if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):
+        return None
+    rest = tail[m.end() :].split()
+    if rest and rest[0] not in _TRAILING:
+        return None  # "A ... before C": a relation to something else
+    return lx.RELATIONS[m.group(0)]
+
+
+_DONE_NOW = re.compile(
+    r" step \d+ (?:\S+ ){0,5}(?:do|finish|complete|over|behind) .*\b(?:from (?:now|this point|here|"
+    r"then) on|henceforth|go forward|from here)\b"
+)
+_FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
+_TRAILING = frozenset(
+    (
+        "it", "that", "this", "them", "afterwards", "afterward", "later", "next", "after",
+        "then", "once", "too",
+    )
+)  # fmt: skip
+
+
+class Region(Enum):
+    SAME = "same"
+    OPPOSITE = "opposite"
+    NONE = "none"
+    REFUSAL = "refusal"  # a gate keyed to the user's refusal ("unless the user objects")
+
+
+def region(frame: Frame, clause: Clause) -> Region:
+    """Where the clause puts the action relative to the fact's condition."""
+    if frame.region is None:
+        return Region.NONE
+    if any(o in clause.text for o in frame.opposites):
+        return Region.OPPOSITE
+    if any(c in clause.text for c in frame.literals):
+        return Region.SAME
+    tokens = clause.tokens
+    for ref in frame.references:
+        span = window(tokens, ref.tokens)
+        if span is None:
+            continue
+        start, end = span
+        relation: Relation | None = None
+        found = relation_before(tokens, start)
+        if found is not None:
+            relation = found[1]
+            if frame.conditional and found[0] == "at":
+                relation = Relation.IF  # "prohibited at disk usage above 90%": when
+            if clause.deferred and found[0] in lx.GATES and relation is Relation.AFTER:
+                relation = Relation.BEFORE  # "pending (needs the user's approval)": until then
+        else:
+            obj = _object_at(frame, tokens)
+            if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
+                between = relation_before(tokens, obj)
+                temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)
+                if between is None:
+                    pass
+                elif temporal and (frame.ordering or between[0] not in lx.GATES):
+                    relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
+                else:
+                    relation = between[1]  # "approval required for X": X after approval
+        if relation is None and frame.ordering:
+            relation = _relation_after_object(frame, tokens, end)
+        if relation is None and _DONE_NOW.search(clause.text):
+            relation = Relation.AFTER  # "step 4 is done ... from now on": after step 4
+        if relation is None:
+            if not frame.conditional:
+                continue
+            relation = Relation.IF
+        if frame.conditional:
+            relation = {Relation.AFTER: Relation.IF, Relation.BEFORE: Relation.UNLESS}.get(
+                relation, relation
+            )
+        else:
+            relation = {Relation.IF: Relation.AFTER, Relation.UNLESS: Relation.BEFORE}.get(
+                relation, relation
+            )
+        if ref.antonym and not frame.conditional:
+            return Region.REFUSAL
+        if ref.antonym:
+            relation = lx.OPPOSITE[relation]
+        return Region.SAME if relation is frame.region else Region.OPPOSITE
+    return Region.NONE

@@ -1,0 +1,121 @@
+"""A level's text as the grader reads it: lines, sentences (two read as one where the second
+only finishes the first), a header lending its bullets its words, each sentence raw, normalized
+and in lemma space; cached per line, since a kept line is the same string at every level and
+under every strategy.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import lru_cache
+from itertools import accumulate
+
+from sim.grading.clauses import (
+    bullet_body,
+    continues,
+    continues_after,
+    header_text,
+    is_header,
+    now_line,
+)
+from sim.grading.text import lemmas, normalize, split_sentences
+
+Unit = tuple[str, str, str]  # a sentence (or two read as one): raw, normalized, lemma space
+_LINE_SENTENCES: dict[str, tuple[Unit, ...]] = {}
+_MAX_LINE_SENTENCES = 32_768  # filled within the first few thousand trials of any sweep, so a
+# sweep's peak memory does not depend on how many trials it runs (benchmarks/perf.py --memory)
+
+
+def line_sentences(line: str) -> tuple[Unit, ...]:
+    """A line's sentences, raw, normalized and in lemma space; a sentence that only finishes
+    the one before (sim.grading.clauses.continues) is read with it. Lines recur across levels
+    and strategies (a kept line is the same string at every level), so this is cached per line."""
+    cached = _LINE_SENTENCES.get(line)
+    if cached is None:
+        if len(_LINE_SENTENCES) >= _MAX_LINE_SENTENCES:
+            _LINE_SENTENCES.clear()
+        raws: list[str] = []
+        for raw in split_sentences(line):
+            if raws and continues_after(raws[-1], raw):
+                raws[-1] = raws[-1] + " " + raw
+            else:
+                raws.append(raw)
+        units = []
+        for raw in raws:
+            norm = normalize(raw)
+            units.append((raw, norm, lemmas(norm)))
+        cached = tuple(units)
+        _LINE_SENTENCES[line] = cached
+    return cached
+
+
+@lru_cache(maxsize=8_192)
+def line_role(line: str) -> tuple[str, str | None] | None:
+    """How a line takes part in its neighbours' reading, or None for a line that stands alone
+    (nearly every line: checked by its first characters before any regex runs)."""
+    head = line.lstrip()[:1]
+    if head in "#*-+•" or head.isdigit() or line.rstrip().endswith(":"):
+        if is_header(line):
+            return "header", header_text(line) or None
+        body = bullet_body(line)
+        if body is not None:
+            return "bullet", body
+    if line[:1].isalpha() and (continues(line) or now_line(line)):
+        return "continues", None
+    return None
+
+
+def reading_lines(text: str) -> list[str]:
+    """The lines of a text as the grader reads them: a bullet under a header that restricts or
+    permits ("### Never", "Allowed now:") carries the header's cue, and a line that only finishes
+    the one before ("That holds until the export is done.") is read with it."""
+    out: list[str] = []
+    cue: str | None = None
+    for line in text.split("\n"):
+        if not line:
+            cue = None
+            continue
+        role = line_role(line)
+        if role is None:
+            cue = None
+            out.append(line)
+        elif role[0] == "header":
+            cue = role[1]
+            out.append(line)
+        elif role[0] == "bullet":
+            out.append(f"{cue}: {role[1]}" if cue else line)
+        elif out:
+            cue = None
+            out[-1] = out[-1] + " " + line
+        else:
+            out.append(line)
+    return out
+
+
+class Sentences:
+    """A level's text split and normalized once, shared by every fact graded against it."""
+
+    __slots__ = ("joined", "pairs", "starts")
+
+    def __init__(self, text: str) -> None:
+        lines = text.split("\n")
+        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+            lines = reading_lines(text)  # a header's bullets or a split rule: read together
+        self.pairs = [p for line in lines if line for p in line_sentences(line)]
+        # All sentences in lemma space in one string, with each one's offset: a fact's topic is
+        # located by str.find in C instead of testing every sentence in Python.
+        norms = [lem for _, _, lem in self.pairs]
+        self.joined = "".join(norms)
+        self.starts = list(accumulate(map(len, norms), initial=0))
+
+    def mentioning(self, forms: tuple[str, ...]) -> list[int]:
+        """Indices, in text order, of the sentences that contain any of `forms`."""
+        found: set[int] = set()
+        joined, starts = self.joined, self.starts
+        for form in forms:
+            pos = joined.find(form)
+            while pos >= 0:
+                i = bisect_right(starts, pos) - 1
+                found.add(i)
+                pos = joined.find(form, starts[i + 1])
+        return sorted(found)
