@@ -85,7 +85,7 @@ class LineGrader:
         self._counter = counter
         self._lines: dict[str, LineEvidence] = {}
         # Any fact's topic, looked for in one pass: most lines mention none, and are done with
-        # at once, most of them before they are even normalized (sim.grading.text.raw_filter says
+        # at once, most of them before they are even normalized (sim.grading.text.lemma_filter says
         # why that is safe). Substring tests, not a regex: compiling one per trial cost more.
         self._topics = tuple(sorted({form for m in self._matchers for form in m.topic_forms}))
         # A line names a fact's object whole, or a part of it beside one of the same fact's

@@ -87,32 +87,6 @@ def raw_key(text: str) -> str:
     return key
 
 
-def raw_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
-    """Runs of letters, one of which `raw_key(text)` holds whenever a sentence of `text` could,
-    once normalized, contain one of the normalized `forms` (`may_mention` looks); None when
-    no such filter exists.
-
-    Why it cannot miss: normalize only lowercases, deletes apostrophes, turns other marks,
-    articles and number words into spaces or digits, and expands contractions. So every run
-    of letters in a normalized sentence stands in `raw_key` of its raw text, except the words
-    contractions expand to. A form that is there has all its runs there, its longest included.
-    Lines with none of these runs need not be normalized at all: most of a history."""
-    runs = set()
-    for form in forms:
-        usable = [r for r in re.findall("[a-z]+", form) if r not in _EXPANDED]
-        if not usable:  # digits or expanded words only: any line might hold it
-            return None
-        runs.add(max(usable, key=len))
-    # a run that holds another adds nothing: the shorter one is found wherever it is
-    return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None
-
-
-def may_mention(text: str, runs: tuple[str, ...]) -> bool:
-    """Whether `raw_key(text)` holds one of `raw_filter`'s runs."""
-    key = raw_key(text)
-    return any(map(key.__contains__, runs))
-
-
 # The lemma space: every word by its dictionary form (simplemma's English tables, which ship
 # inside the package), so "dropped" = "dropping" = "drop" and "consoles" = "console", plus the
 # abbreviations agent sessions use and ordinals as digits. Anchors and text are both mapped, so
@@ -221,23 +195,27 @@ for _short, _long in _ABBREVIATIONS.items():
         _SOURCES[_word] = (*_SOURCES.get(_word, ()), _short)
 
 
-def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
-    """`raw_filter` for forms in lemma space: runs of letters one of which `raw_key(text)`
-    holds whenever `lemmas(normalize(text))` could contain one of `forms`.
+def _runs_of(word: str) -> set[str]:
+    """What `raw_key` holds wherever `word` (a word in lemma space) came from: its longest run
+    of letters cut back past a final e or y (regular inflection keeps the rest: "stag" is in
+    "staging", "polic" in "policies"), and every abbreviation that lemmatizes to it ("creds",
+    "k8s", "back-up"). Irregular forms ("indices" -> "index") are not covered."""
+    main = max(re.findall("[a-z]+", word), key=len)
+    return {main[:-1] if len(main) > 3 and main[-1] in "ey" else main, *_SOURCES.get(word, ())}
 
-    A lemma need not stand in the word it came from ("staging" -> "stage", "creds" ->
-    "credential"), so each form contributes its longest word cut back past a final e or y
-    (regular inflection keeps the rest: "stag" is in "staging", "polic" in "policies") and
-    every abbreviation that lemmatizes to that word. Irregular forms ("indices" -> "index")
-    are not covered: such a line is graded only if it names the object some other way."""
+
+def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
+    """Runs of letters, one of which `raw_key(text)` holds whenever `lemmas(normalize(text))`
+    could contain one of `forms` (each form's longest word stands for it); None when a form has
+    no word a run stands for (digits only, a word contractions expand to). Most lines of a
+    history hold none and need not be normalized at all."""
     runs: set[str] = set()
     for form in forms:
-        words = [w for w in re.findall("[a-z]+", form) if w not in _EXPANDED]
+        words = [w for w in form.split() if w not in _EXPANDED and re.search("[a-z]", w)]
         if not words:
             return None
-        word = max(words, key=len)
-        runs.add(word[:-1] if len(word) > 3 and word[-1] in "ey" else word)
-        runs.update(_SOURCES.get(word, ()))  # "creds", "k8s", "back-up": raw_key holds them
+        runs |= _runs_of(max(words, key=lambda w: len(max(re.findall("[a-z]+", w), key=len))))
+    # a run that holds another adds nothing: the shorter one is found wherever it is
     return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None
 
 
@@ -260,13 +238,9 @@ def lemma_needs(forms: Iterable[str]) -> tuple[Need, ...] | None:
                 ]
                 need.append(tuple(sorted({word, *spelled})))
                 continue
-            runs = [r for r in re.findall("[a-z]+", word)]
-            if not runs or not word.replace("-", "").isalnum():
+            if not re.search("[a-z]", word) or not word.replace("-", "").isalnum():
                 return None
-            main = max(runs, key=len)
-            alts = {main[:-1] if len(main) > 3 and main[-1] in "ey" else main}
-            alts.update(_SOURCES.get(word, ()))
-            need.append(tuple(sorted(alts)))
+            need.append(tuple(sorted(_runs_of(word))))
         if not need:
             return None
         out.append(tuple(need))

@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.grading.text import may_mention, normalize, raw_filter, raw_key, split_sentences
+from sim.grading.text import (
+    holds,
+    lemma_filter,
+    lemma_needs,
+    lemmas,
+    normalize,
+    raw_key,
+    split_sentences,
+)
 
 
 @pytest.mark.parametrize(
@@ -97,26 +105,37 @@ _FORMS = ["signing key", "credential", "q3 project", "eu-west-1", "not", "4", "k
     joins=st.lists(st.sampled_from(["", " ", "-", "'", "’"]), min_size=14, max_size=14),
     forms=st.lists(st.sampled_from(_FORMS), min_size=1, max_size=4),
 )
-def test_raw_filter_never_misses_a_form_normalization_could_produce(
+def test_the_raw_filters_never_miss_a_form_lemmatization_could_produce(
     words: list[str], joins: list[str], forms: list[str]
 ) -> None:
+    """A line the filters turn away is never graded: they must hold wherever the form does."""
     text = "".join(w + j for w, j in zip(words, joins, strict=False))
-    normalized_forms = [normalize(f) for f in forms]
-    found = any(f in normalize(s) for s in split_sentences(text) for f in normalized_forms)
-    runs = raw_filter(normalized_forms)
-    if found and runs is not None:
-        assert may_mention(text, runs), (text, forms)
+    lemma_forms = [lemmas(normalize(f)) for f in forms]
+    found = any(f in lemmas(normalize(s)) for s in split_sentences(text) for f in lemma_forms)
+    if not found:
+        return
+    runs = lemma_filter(lemma_forms)
+    if runs is not None:
+        assert any(r in raw_key(text) for r in runs), (text, forms)
+    needs = lemma_needs(lemma_forms)
+    if needs is not None:
+        assert holds(raw_key(text), needs), (text, forms)
 
 
-def test_raw_filter_skips_lines_without_the_words() -> None:
-    runs = raw_filter([normalize("signing key"), normalize("q3 project folders")])
-    assert runs == ("project", "signing")  # each form's longest run of letters (the first)
-    assert not may_mention("$ pytest tests/test_cart.py -q: 4 passed", runs)
-    assert may_mention("Do not revoke the SIGN'ING key.", runs)
-    # a run that holds another is left out: the shorter is found wherever the longer is
-    assert raw_filter([normalize("credential"), normalize("credentials")]) == ("credential",)
-    assert raw_filter([normalize("4")]) is None  # digits could come from "four": no filter
-    assert raw_filter([normalize("not")]) is None  # "not" could come from "don't"
+def test_the_raw_filters_skip_lines_without_the_words() -> None:
+    forms = [lemmas(normalize("signing keys")), lemmas(normalize("q3 project folders"))]
+    runs = lemma_filter(forms)
+    assert runs == ("project", "sign")  # each form's longest word, cut past a final e or y
+    assert not any(r in raw_key("$ pytest tests/test_cart.py -q: 4 passed") for r in runs)
+    assert any(r in raw_key("Do not revoke the SIGN'ING key.") for r in runs)
+    needs = lemma_needs(forms)
+    assert needs is not None and not holds(raw_key("the signing ceremony"), needs)
+    assert holds(raw_key("Signed keys"), needs)
+    # an abbreviation that lemmatizes to the word stands for it
+    cred = lemma_filter([lemmas(normalize("credential"))]) or ()
+    assert any(r in raw_key("never rotate the creds") for r in cred)
+    assert lemma_filter([lemmas(normalize("4"))]) is None  # digits could come from "four"
+    assert lemma_filter([lemmas(normalize("not"))]) is None  # "not" could come from "don't"
 
 
 @settings(max_examples=300, deadline=None)
