@@ -27,7 +27,7 @@ from sim.grading.grade import grade_text
 from sim.grading.judge import JUDGE_MAX_TOKENS, judge_prompt, parse_judge
 from sim.runs.results import iter_jsonl, read_manifest
 from sim.runs.runner import grid_from_manifest
-from sim.runs.scenario import Scenario
+from sim.runs.scenario import Scenario, format_validation_error
 from sim.runs.stats import wilson
 from sim.runs.store import atomic_write
 from sim.runs.trial import trial_history
@@ -57,9 +57,7 @@ def judge_config(scenario: Scenario, overrides: dict[str, Any]) -> SummarizerCon
     try:
         config = SummarizerConfig.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "judge"
-        raise UserError(f"judge: {where}: {err['msg']}") from None
+        raise UserError(f"judge: {format_validation_error(exc)}") from None
     if config.name == "simulated":
         raise UserError(
             "judge: the simulated summarizer is no model; give one with --summarizer "

@@ -86,3 +86,12 @@ def test_the_scenario_grading_table_names_the_judge(
     bad = ["run", str(TINY), "--out", str(tmp_path / "bad"), "-S", 'grading={judge={name="gpt9"}}']
     assert main(bad) == 2
     assert "unknown summarizer 'gpt9'" in capsys.readouterr().err
+
+
+def test_a_judge_missing_its_settings_is_one_line(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["regrade", str(run_dir), "--summarizer", "http"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("compsim: error: judge: ") and "base_url" in err[0]
