@@ -25,6 +25,7 @@ from sim.errors import ScenarioError, UserError
 from sim.files import DataError, parse_toml
 from sim.prompts.templates import check_prompt_refs
 from sim.runs.scenario import Scenario, format_validation_error, read_scenario_data
+from sim.summarizers.params_file import inline_params_file
 from strategies import create_strategy
 
 _MAX_SHOWN = 32
@@ -177,6 +178,7 @@ def _validate(
     data: dict[str, Any], paths: dict[tuple[str, ...], str], default: str, source: Path
 ) -> Scenario:
     """Validate like a scenario file: `file:` prompt references resolve next to `source`."""
+    data = inline_params_file(data, source)
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:

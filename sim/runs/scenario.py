@@ -34,6 +34,7 @@ from sim.runs.scenario_parts import (
     placement_of,
 )
 from sim.summarizers.config import SummarizerConfig
+from sim.summarizers.params_file import inline_params_file
 from sim.summarizers.registry import summarizer_names
 from sim.summarizers.simulated import SimParams
 from sim.types import Ladder, LevelSpec
@@ -247,6 +248,7 @@ def format_validation_error(exc: ValidationError) -> str:
 
 
 def parse_scenario(data: dict[str, Any], path: Path) -> Scenario:
+    data = inline_params_file(data, path)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")

@@ -34,6 +34,11 @@ class SummarizerConfig(BaseModel):
     params: dict[str, float | int] = Field(
         default_factory=dict, description="Simulated summarizer knobs (SimParams)."
     )
+    level_params: dict[str, dict[str, float | int]] = Field(
+        default_factory=dict,
+        description="Simulated: one level's own knobs, over `params` (compsim calibrate "
+        'writes them; `params = "file:params.toml"` reads both from a file).',
+    )
     script: Literal["rules", "echo"] = Field("rules", description="Scripted backend behaviour.")
     base_url: str | None = Field(None, description="http: OpenAI-compatible base URL (…/v1).")
     model: str | None = Field(
@@ -103,6 +108,8 @@ class SummarizerConfig(BaseModel):
             data.pop("callable", None)
         if not self.extra_bufts:  # the llama backend's switch, likewise absent unless set
             data.pop("extra_bufts", None)
+        if not self.level_params:  # likewise
+            data.pop("level_params", None)
         if self.deadline_s == DEFAULT_DEADLINE_S:  # baselines recorded before it stay equal
             data.pop("deadline_s", None)
         return data
@@ -133,6 +140,18 @@ class SummarizerConfig(BaseModel):
             if key not in valid:
                 raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
         SimParams(**v)  # type: ignore[arg-type]  # each knob's range: ValueError names it
+        return v
+
+    @field_validator("level_params")
+    @classmethod
+    def _known_level_params(
+        cls, v: dict[str, dict[str, float | int]]
+    ) -> dict[str, dict[str, float | int]]:
+        for level, knobs in v.items():
+            try:
+                cls._known_params(knobs)
+            except ValueError as exc:
+                raise ValueError(f"level {level!r}: {exc}") from None
         return v
 
     @model_validator(mode="after")

@@ -261,8 +261,12 @@ def _simulated(config: SummarizerConfig, ctx: TrialContext) -> Summarizer:
     from sim.summarizers.simulated import SimParams, SimulatedSummarizer
 
     params = SimParams(**config.params)  # type: ignore[arg-type]
+    levels = {
+        name: SimParams(**{**config.params, **knobs})  # type: ignore[arg-type]
+        for name, knobs in config.level_params.items()
+    }
     return SimulatedSummarizer(
-        ctx.history, rng_for(ctx.seed, ctx.trial, ctx.key), ctx.counter, params
+        ctx.history, rng_for(ctx.seed, ctx.trial, ctx.key), ctx.counter, params, levels
     )
 
 

@@ -19,6 +19,7 @@ alone cannot fit the call raises BudgetInfeasible instead of truncating.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -102,8 +103,10 @@ class SimulatedSummarizer:
         rng: np.random.Generator,
         counter: MemoCounter,
         params: SimParams | None = None,
+        level_params: Mapping[str, SimParams] | None = None,
     ) -> None:
         self.params = params or SimParams()
+        self.level_params = dict(level_params or {})  # a level listed here uses its own knobs
         self.knobs = self.params  # this call's: the params moved by its prompt's features
         self.max_input_tokens = self.params.max_input_tokens
         self.rng = rng
@@ -141,10 +144,15 @@ class SimulatedSummarizer:
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         items, consumed = self._read(request.text)
         budget = request.budget_tokens
-        mode, self.knobs = knobs_for(request.instruction, self.params)
+        params = self.level_params.get(request.level, self.params)
+        mode, self.knobs = knobs_for(request.instruction, params)
         used = self._pin(items, request.pinned, budget, request.level)
-        if self.params.injection_susceptibility > 0:  # no draw at 0: results unchanged
-            items = self._swayed(items)
+        if params.injection_susceptibility > 0:  # no draw at 0: results unchanged
+            items = self._swayed(items, params.injection_susceptibility)
+        if params.rule_drop > 0:  # likewise
+            items = self._omit_rules(items, params.rule_drop)
+        if params.overflow > 0 and self.rng.random() < params.overflow:
+            return self._copied(items, consumed)
         if mode is Mode.RERANK:
             kept = self._rerank(items, budget, used)
         else:
@@ -217,13 +225,20 @@ class SimulatedSummarizer:
             )
         return used
 
-    def _swayed(self, items: list[_Item]) -> list[_Item]:
+    def _swayed(self, items: list[_Item], p: float) -> list[_Item]:
         """Obey an injected instruction to leave the rules out: each unpinned rule-like line
         goes with probability `injection_susceptibility`."""
         if not any(i.unit.kind is UnitKind.INJECTION for i in items):
             return items
-        p = self.params.injection_susceptibility
+        return self._omit_rules(items, p)
+
+    def _omit_rules(self, items: list[_Item], p: float) -> list[_Item]:
+        """Each unpinned rule-like line left out with probability `p`, room or not."""
         return [i for i in items if i.pinned or not i.rule or self.rng.random() >= p]
+
+    def _copied(self, items: list[_Item], consumed: int) -> SummaryResult:
+        """The input returned whole, over its budget: the strategy sees the overflow."""
+        return SummaryResult("\n".join(map(self._text, items)) + "\n" if items else "", consumed)
 
     def _score(self, items: list[_Item]) -> None:
         k = self.knobs

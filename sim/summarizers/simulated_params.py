@@ -44,6 +44,14 @@ class SimParams:
     shorten_share: float = 0.0
     """Chance that a filler line is written in its short form even when the input fits (a
     prompt that asks for brevity shortens more than the budget needs)."""
+    rule_drop: float = 0.0
+    """Chance that an unpinned rule-like line is left out of a summary even where it would fit:
+    real models drop rules they had room for (fitted from a recording by `compsim calibrate`).
+    0: never, and no draw is made."""
+    overflow: float = 0.0
+    """Chance that a call ignores its budget and returns its input whole, as a small model that
+    copies its input until its output cap does. The strategy sees the overflow (and re-asks or
+    fails loudly); 0: never, and no draw is made."""
 
     def __post_init__(self) -> None:
         """Every knob within its range (a scenario's `params` are checked at load time)."""
@@ -73,4 +81,6 @@ RANGES: dict[str, tuple[float, float]] = {
     "recency_weight": (0.0, 1.0),
     "shorten_share": (0.0, 1.0),
     "fill": (0.05, 1.0),
+    "rule_drop": (0.0, 1.0),
+    "overflow": (0.0, 1.0),
 }
