@@ -7,6 +7,7 @@ the planted ground truth (tests/strategies/test_isolation.py checks its imports)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,6 +19,9 @@ from sim.types import Fact, Grader, PieceResult
 
 MAX_BUDGET_RETRIES = 2
 """Re-asks with a tighter budget when a backend's output overflows, before failing loudly."""
+OVERFLOW_FAILURE = re.compile(r"after (\d+) tighter re-asks; refusing to truncate$")
+"""How a level that failed on overflow says it (the re-asks are its calls over budget, less
+one): a calibration reads a recorded run's overflow rate from it (sim.runs.moments)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,7 @@ COMMAND_MODULES = (
     "sim.commands.baseline",
     "sim.commands.cache",
     "sim.commands.regrade",
+    "sim.commands.calibrate",
 )
 
 

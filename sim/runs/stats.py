@@ -9,7 +9,7 @@ tests/sim/runs/test_stats.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -144,3 +144,29 @@ def mcnemar_interval(worse: int, better: int, n: int, alpha: float = 0.05) -> tu
     lo, hi = clopper_pearson(worse, m, alpha)
     share = m / n
     return ((2 * lo - 1) * share, (2 * hi - 1) * share)
+
+
+def kendall_tau(a: Sequence[float], b: Sequence[float]) -> float | None:
+    """Kendall's tau-b between two rankings of the same items (ties allowed): 1 the same
+    order, -1 reversed; None when either side has no order at all (every value tied)."""
+    if len(a) != len(b):
+        raise ValueError(f"kendall_tau: {len(a)} against {len(b)} values")
+    concordant = discordant = tied_a = tied_b = 0
+    for i in range(len(a)):
+        for j in range(i + 1, len(a)):
+            da, db = a[i] - a[j], b[i] - b[j]
+            if da == 0 and db == 0:
+                continue
+            if da == 0:
+                tied_a += 1
+            elif db == 0:
+                tied_b += 1
+            elif (da > 0) == (db > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    n_a = concordant + discordant + tied_b  # pairs that a orders
+    n_b = concordant + discordant + tied_a
+    if n_a == 0 or n_b == 0:
+        return None
+    return (concordant - discordant) / math.sqrt(n_a * n_b)

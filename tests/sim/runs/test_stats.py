@@ -151,3 +151,16 @@ def test_wilson_bounds_hold_the_rate_and_stay_in_unit_interval(n: int, data: st.
 def test_wilson_at_the_ends_is_exact(n: int) -> None:
     assert wilson(0, n)[0] == 0.0  # was 5.6e-17, 2.8e-17, ..., 3.5e-18, 2.2e-19
     assert wilson(n, n)[1] == 1.0
+
+
+def test_kendall_tau_against_published_values() -> None:
+    from sim.runs.stats import kendall_tau
+
+    assert kendall_tau([1, 2, 3, 4], [1, 2, 3, 4]) == 1.0
+    assert kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    # scipy.stats.kendalltau([12, 2, 1, 12, 2], [1, 4, 7, 1, 0]) -> tau-b -0.4714045207910316
+    tau = kendall_tau([12, 2, 1, 12, 2], [1, 4, 7, 1, 0])
+    assert tau is not None and abs(tau - -0.4714045207910316) < 1e-12
+    assert kendall_tau([1, 1, 1], [1, 2, 3]) is None
+    with pytest.raises(ValueError):
+        kendall_tau([1], [1, 2])
