@@ -20,8 +20,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from sim.runs.calibration import fit, simulate, simulated_config
-from sim.runs.moments import moments
+from sim.runs.calibration import calibrate, simulate, simulated_config
+from sim.runs.moments import read_moments
 from sim.runs.results import load_run
 from sim.runs.runner import grid_from_manifest
 from sim.runs.stats import kendall_tau
@@ -63,13 +63,13 @@ def main(argv: list[str] | None = None) -> int:
         predicted = 0.0
         for held in folds_of(trials, args.folds):
             train = [t for t in trials if t not in held]
-            fitted = fit(
+            fitted = calibrate(
                 scenario, spec, key, [r for r in rows if int(r["trial"]) in train], train,
                 rounds=args.rounds, replicas=args.replicas,
             )  # fmt: skip
             guess = simulate(scenario, spec, held, simulated_config(fitted.levels), args.replicas)
             predicted += guess.collapse * len(held)
-        recorded = moments(rows, ladder).collapse
+        recorded = read_moments(rows, ladder).collapse
         plain = simulate(scenario, spec, trials, default, args.replicas).collapse
         results.append(
             {

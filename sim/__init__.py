@@ -60,9 +60,13 @@ if TYPE_CHECKING:
     from sim.report.runview import aggregate_run as aggregate_run
     from sim.report.tables import format_all as format_all
     from sim.report.tables import write_csv as write_csv
+    from sim.runs.calibration import Fit as Fit
+    from sim.runs.calibration import calibrate as calibrate
     from sim.runs.grid import Cell as Cell
     from sim.runs.grid import Grid as Grid
     from sim.runs.grid import load_grid as load_grid
+    from sim.runs.moments import Moments as Moments
+    from sim.runs.moments import read_moments as read_moments
     from sim.runs.results import Run as Run
     from sim.runs.results import load_run as load_run
     from sim.runs.row_schema import TraceRow as TraceRow
@@ -238,6 +242,10 @@ _EXPORTS: dict[str, str] = {
     "get_counter": "sim.tokens",
     "grade_text": "sim.grading.grade",
     "load_run": "sim.runs.results",
+    "Fit": "sim.runs.calibration",
+    "Moments": "sim.runs.moments",
+    "read_moments": "sim.runs.moments",
+    "calibrate": "sim.runs.calibration",
     "load_scenario": "sim.runs.scenario",
     "render_report": "sim.report.html",
     "rng_for": "sim.seeds",

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from sim.errors import UserError, one_line
-from sim.runs.calibration import FITTED, FLAT, Fit, fit, targets
+from sim.runs.calibration import FITTED, FLAT, Fit, calibrate, targets
 from sim.runs.results import Run, load_run
 from sim.runs.runner import grid_from_manifest
 from sim.runs.store import atomic_write
@@ -104,7 +104,7 @@ def calibrate_run(
     if not chosen:
         raise CalibrateError(f"{run.path}: no recorded rows of {key}")
     picked = [r for r in rows if int(r["trial"]) in set(chosen)]
-    result = fit(
+    result = calibrate(
         scenario, specs[key], key, picked, chosen, rounds=max(1, rounds),
         replicas=max(1, replicas),
     )  # fmt: skip

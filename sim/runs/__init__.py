@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING
 from sim.exports import lazy
 
 if TYPE_CHECKING:
+    from sim.runs.calibration import Fit as Fit
+    from sim.runs.calibration import calibrate as calibrate
     from sim.runs.grid import Cell as Cell
     from sim.runs.grid import Grid as Grid
     from sim.runs.grid import load_grid as load_grid
+    from sim.runs.moments import Moments as Moments
+    from sim.runs.moments import read_moments as read_moments
     from sim.runs.results import Run as Run
     from sim.runs.results import load_run as load_run
     from sim.runs.row_schema import TraceRow as TraceRow
@@ -46,6 +50,10 @@ _EXPORTS = {
     "UnitResult": "sim.runs.sweep",
     "load_grid": "sim.runs.grid",
     "load_run": "sim.runs.results",
+    "Fit": "sim.runs.calibration",
+    "Moments": "sim.runs.moments",
+    "read_moments": "sim.runs.moments",
+    "calibrate": "sim.runs.calibration",
     "load_scenario": "sim.runs.scenario",
     "parse_scenario": "sim.runs.scenario",
     "run_grid": "sim.runs.runner",

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sim.runs.moments import LevelMoments, Moments, moments
+from sim.runs.moments import LevelMoments, Moments, read_moments
 from sim.runs.records import trial_row
 from sim.runs.scenario import Scenario
 from sim.runs.trial import run_strategy, trial_history
@@ -92,7 +92,7 @@ def simulate(
         for t in trials:
             rec = run_strategy(sim, trial_history(sim, t), t, *strategy)
             rows.append(trial_row(rec, t))
-    return moments(rows, ladder)
+    return read_moments(rows, ladder)
 
 
 def _step(value: float, want: float, got: float) -> float:
@@ -111,7 +111,7 @@ def _loss(obs: Moments, sim: Moments) -> float:
     return round(total, 6)
 
 
-def fit(
+def calibrate(
     scenario: Scenario,
     strategy: tuple[str, dict[str, Any]],
     label: str,
@@ -124,7 +124,7 @@ def fit(
     """Each level's knobs moved, round by round, by what the simulated share misses of the
     recorded one; the round with the smallest squared miss is kept."""
     ladder = tuple(lv.name for lv in scenario.ladder_value().levels)
-    obs = moments(rows, ladder)
+    obs = read_moments(rows, ladder)
     knobs = {
         name: {k: _clamp(k, v) for k, v in targets(lm).items() if k in _observable(lm)}
         for name, lm in obs.levels.items()

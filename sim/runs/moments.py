@@ -112,7 +112,7 @@ def add_row(m: Moments, row: dict[str, Any], ladder: tuple[str, ...]) -> None:
             lm.over += n
 
 
-def moments(rows: Iterable[dict[str, Any]], ladder: tuple[str, ...]) -> Moments:
+def read_moments(rows: Iterable[dict[str, Any]], ladder: tuple[str, ...]) -> Moments:
     m = Moments({name: LevelMoments() for name in ladder})
     for row in rows:
         add_row(m, row, ladder)

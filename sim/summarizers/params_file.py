@@ -14,6 +14,7 @@ later. Layout:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,43 @@ def inline_params_file(data: dict[str, Any], source: Path) -> dict[str, Any]:
         raise ScenarioError(f"{where}: no such file {path}")
     params, levels = read_params_file(path)
     return {**data, "summarizer": {**summ, "params": params, "level_params": levels}}
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
+    return json.dumps(str(v), ensure_ascii=False)  # a TOML basic string, escapes and all
+
+
+def _key(k: object) -> str:
+    s = str(k)
+    return s if s and all(c.isascii() and (c.isalnum() or c in "-_") for c in s) else _value(s)
+
+
+def params_text(
+    params: Knobs, levels: dict[str, Knobs], calibration: dict[str, object], header: str
+) -> str:
+    """A params file `read_params_file` reads back: `[params]`, `[levels.*]`, then the
+    informational `[calibration]` table (scalars first, then one table per level)."""
+    out = [f"# {line}" if line else "#" for line in header.splitlines()]
+    out += ["[params]", *(f"{_key(k)} = {_value(v)}" for k, v in params.items())]
+    for name, knobs in levels.items():
+        out += [
+            "",
+            f"[levels.{_key(name)}]",
+            *(f"{_key(k)} = {_value(v)}" for k, v in knobs.items()),
+        ]
+    scalars = {k: v for k, v in calibration.items() if not isinstance(v, dict)}
+    tables = {k: v for k, v in calibration.items() if isinstance(v, dict)}
+    out += ["", "[calibration]", *(f"{_key(k)} = {_value(v)}" for k, v in scalars.items())]
+    for name, table in tables.items():
+        assert isinstance(table, dict)
+        out += ["", f"[calibration.{_key(name)}]"]
+        out += [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
+    return "\n".join(out) + "\n"

@@ -10,7 +10,7 @@ import pytest
 
 from sim.commands.calibrate import parse_trials
 from sim.commands.main import main
-from sim.runs.moments import moments
+from sim.runs.moments import read_moments
 from sim.runs.results import load_run
 from sim.runs.scenario import load_scenario
 
@@ -71,7 +71,7 @@ def test_the_fit_reproduces_the_recorded_shares_and_reads_back(
     assert main(["run", str(tmp_path / "fitted.toml"), "--out", str(out), "--no-progress"]) == 0
     rec = [r for r in load_run(recorded).rows() if r["strategy"] == "budget_closed"]
     fitted = list(load_run(out).rows())
-    want, got = moments(rec, ("L1", "L2")), moments(fitted, ("L1", "L2"))
+    want, got = read_moments(rec, ("L1", "L2")), read_moments(fitted, ("L1", "L2"))
     for level in ("L1", "L2"):
         assert abs(want.levels[level].share("dropped") - got.levels[level].share("dropped")) < 0.15
     # the uncalibrated simulator drops far fewer rules at L2 than the recording
