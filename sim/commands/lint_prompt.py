@@ -94,7 +94,8 @@ def scenario_warnings(scenario: Scenario, source: str) -> list[str]:
     out: list[str] = []
     for name, args in scenario.strategy_specs():
         key = strategy_key(name, args)
-        expanded = {k: expand(v, where) if isinstance(v, str) else v for k, v in args.items()}
+        named = base_dir(scenario, "strategies")
+        expanded = {k: expand(v, named) if isinstance(v, str) else v for k, v in args.items()}
         strategy = create_strategy(name, **expanded)
         if name in GATED or getattr(strategy, "floor_gate", False):
             continue

@@ -8,7 +8,9 @@ that name the file and the placeholder.
 
 An instruction anywhere in a scenario (a level's `instruction`, a strategy's `instruction`
 argument, a sweep axis value) is a preset name (`compress`, `continuity`), a literal prompt,
-or `file:PATH`: a prompt file, relative to the scenario file's folder (then the working folder).
+or `file:PATH`: a prompt file, relative to the folder of the file that names it (the scenario
+file; for a suite's strategies under test, the suite file), or the working folder for a scenario
+built in code.
 Pins reach the model even when a template has no `$pinned_facts`: they are appended.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -197,19 +199,34 @@ def _refs(node: object, where: str) -> list[tuple[str, str]]:
     return []
 
 
-def check_prompt_refs(data: dict[str, object], scenario_path: Path) -> None:
+def check_prompt_refs(
+    data: dict[str, object], scenario_path: Path, named_by: Mapping[str, Path] | None = None
+) -> None:
     """Load and check every prompt file a scenario names, so a bad one fails at load time
-    with the scenario file, the field and the prompt file's own problem."""
+    with the file that names it, the field, the reference and the prompt file's own problem.
+    `named_by` maps a top-level field to the file that wrote it when that is not the scenario
+    (a suite's `strategies`): its references resolve, and are reported, next to that file."""
     from sim.errors import ScenarioError
 
+    named_by = named_by or {}
     for where, ref in _refs(data, ""):
+        naming = named_by.get(where.split(".", 1)[0], scenario_path)
         try:
-            load_prompt(find_file(ref, scenario_path.parent))
+            load_prompt(find_file(ref, naming.parent))
         except PromptError as exc:
-            raise ScenarioError(f"{scenario_path}: {where}: {exc}") from None
+            why = str(exc)
+            if not why.startswith(ref):
+                why = f"{ref}: {why}"
+            raise ScenarioError(f"{naming}: {where}: {why}") from None
 
 
-def base_dir(scenario: object) -> Path | None:
-    """The folder a scenario was loaded from (None for one built in code)."""
+def base_dir(scenario: object, field: str | None = None) -> Path | None:
+    """The folder `file:` references in `field` resolve against: that of the file that named
+    the field (a suite's strategies), else that of the scenario file (None for a scenario
+    built in code)."""
+    dirs = getattr(scenario, "_ref_dirs", None)
+    named = dirs.get(field) if field is not None and isinstance(dirs, dict) else None
+    if isinstance(named, Path):
+        return named
     value = getattr(scenario, "_base_dir", None)
     return value if isinstance(value, Path) else None

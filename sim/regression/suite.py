@@ -4,7 +4,9 @@ the reference baselines beside them.
 
 A case file is a scenario without `strategies` (it may list its own); the suite adds the
 strategies under test and then `empty`, `head`, `tail` and `keep_all` unless already listed,
-so a regression can always be read against "do nothing" and "keep everything".
+so a regression can always be read against "do nothing" and "keep everything". A `file:`
+prompt reference resolves next to the file that names it: the suite's strategies next to the
+suite file, everything in a case file next to the case file.
 """
 
 from __future__ import annotations
@@ -68,10 +70,12 @@ class SuiteCase:
     description: str
     path: Path
     data: dict[str, Any]
+    named_by: tuple[tuple[str, Path], ...] = ()
+    """Top-level fields the suite file wrote (its `strategies`), for `file:` references."""
 
     def grid(self, overrides: tuple[str, ...] = ()) -> Grid:
         """The case's scenario (with any -S overrides) expanded into its cells."""
-        return grid_from_data(self.data, str(self.path), overrides)
+        return grid_from_data(self.data, str(self.path), overrides, dict(self.named_by))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +107,14 @@ def load_suite(path: str | Path = DEFAULT_SUITE, strategies: list[Any] | None = 
         case_path = p.parent / ref.file
         raw = read_scenario_data(case_path)
         raw.setdefault("name", ref.name)
+        named_by: tuple[tuple[str, Path], ...] = ()
         if strategies is not None:
             raw["strategies"] = list(strategies)
-        raw.setdefault("strategies", list(spec.strategies))
+        elif "strategies" not in raw:
+            raw["strategies"] = list(spec.strategies)
+            named_by = (("strategies", p),)
         raw["strategies"] = with_references(list(raw["strategies"]))
-        case = SuiteCase(ref.name, ref.version, ref.description, case_path, raw)
+        case = SuiteCase(ref.name, ref.version, ref.description, case_path, raw, named_by)
         case.grid()  # validate now: a broken case fails before anything runs
         cases.append(case)
     return Suite(spec.name, spec.version, spec.description, p, tuple(cases))

@@ -14,7 +14,7 @@ import copy
 import hashlib
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,9 +175,14 @@ def cell_id(axes: Sequence[tuple[str, Any]]) -> str:
 
 
 def _validate(
-    data: dict[str, Any], paths: dict[tuple[str, ...], str], default: str, source: Path
+    data: dict[str, Any],
+    paths: dict[tuple[str, ...], str],
+    default: str,
+    source: Path,
+    named_by: Mapping[str, Path],
 ) -> Scenario:
-    """Validate like a scenario file: `file:` prompt references resolve next to `source`."""
+    """Validate like a scenario file: `file:` prompt references resolve next to `source`, or
+    next to the file that wrote their top-level field (`named_by`)."""
     data = inline_params_file(data, source)
     try:
         scenario = Scenario.model_validate(data)
@@ -186,7 +191,8 @@ def _validate(
         tail = f" (and {more} more)" if more else ""
         raise ScenarioError(_blame(exc, paths, default) + tail) from None
     scenario._base_dir = source.parent
-    check_prompt_refs(data, source)
+    scenario._ref_dirs = {k: v.parent for k, v in named_by.items()}
+    check_prompt_refs(data, source, named_by)
     _check_strategies(scenario, paths, default)
     return scenario
 
@@ -213,10 +219,16 @@ def _under(parts: Sequence[str], axes: Sequence[str]) -> bool:
 
 
 def grid_from_data(
-    data: dict[str, Any], source: str, overrides: Sequence[str | Override] = ()
+    data: dict[str, Any],
+    source: str,
+    overrides: Sequence[str | Override] = (),
+    named_by: Mapping[str, Path] | None = None,
 ) -> Grid:
     """-S overrides first (an override of a whole axis fixes it: the axis is dropped; one inside
-    an axis's value is re-applied in every cell), then one validated Scenario per cell."""
+    an axis's value is re-applied in every cell), then one validated Scenario per cell.
+    `named_by`: top-level fields another file wrote (a suite's strategies), whose `file:`
+    references resolve next to that file."""
+    named_by = dict(named_by or {})
     data = copy.deepcopy(data)
     parsed = [o if isinstance(o, Override) else parse_override(o) for o in overrides]
     sweep = Scenario._flatten_sweep(data.get("sweep", {}))
@@ -229,7 +241,7 @@ def grid_from_data(
         o = parsed[i]
         label = f"-S {_shown(o.text)}"
         labels[set_path(data, o.parts, o.value, label)] = label
-    base = _validate(data, labels, source, Path(source))
+    base = _validate(data, labels, source, Path(source), named_by)
     axes = list(base.sweep.items())
     inner = [o for o in parsed if _under(o.parts, [k for k, _ in axes])]
     cell_data = copy.deepcopy(data)
@@ -248,7 +260,7 @@ def grid_from_data(
             paths[set_path(one, parts, copy.deepcopy(value), where)] = where
         _materialize_ladder(one, f"{source}: cell {cid}")
         one.pop("ladders", None)
-        scenario = _validate(one, paths, f"{source}: cell {cid}", Path(source))
+        scenario = _validate(one, paths, f"{source}: cell {cid}", Path(source), named_by)
         if cid in seen:
             cid = f"{cid}#{index}"
         seen.add(cid)

@@ -62,6 +62,8 @@ class Scenario(StrictModel):
     summarizer: SummarizerConfig = SummarizerConfig()
     grading: GradingConfig | None = None
     _base_dir: Path | None = PrivateAttr(None)  # where `file:` prompt references are found
+    _ref_dirs: dict[str, Path] = PrivateAttr(default_factory=dict)  # ... in a field another
+    # file wrote (a suite's strategies under test resolve next to the suite file)
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict,
         description="Axis (dotted path into the scenario) -> values; cells are the product.",

@@ -74,6 +74,7 @@ def run_strategy(
     strategies one by one, so one that raises costs only its own row)."""
     counter = counter_for(scenario.summarizer, scenario.tokenizer)
     where = base_dir(scenario)
+    named = base_dir(scenario, "strategies")  # a suite's strategies: next to the suite
     ladder = Ladder(
         tuple(
             replace(lv, instruction=expand(lv.instruction, where))
@@ -82,7 +83,7 @@ def run_strategy(
     )
     key = strategy_key(name, args)  # labels keep `file:` references, not prompt texts
     strategy = create_strategy(
-        name, **{k: expand(v, where) if isinstance(v, str) else v for k, v in args.items()}
+        name, **{k: expand(v, named) if isinstance(v, str) else v for k, v in args.items()}
     )
     summarizer = build_summarizer(
         scenario.summarizer, TrialContext(history, counter, scenario.seed, trial, key)
