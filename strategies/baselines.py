@@ -1,5 +1,5 @@
-"""Baselines a user always wants beside the strategies under test (DESIGN.md §10: an empty
-compactor must never look like perfect compression).
+"""Baselines a user always wants beside the strategies under test: an empty compactor emits
+nothing and so fits every budget, and it must never look like perfect compression.
 
 keep_all: no compaction, the upper bound (it fails the budget check, honestly).
 head / tail: keep the first / last whole lines that fit; what they cut was never used, so

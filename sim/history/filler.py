@@ -18,8 +18,9 @@ _SLOTS = SLOTS
 _TEMPLATES = TEMPLATES  # (full, short) per kind (sim.history.filler_forms)
 
 
-# Task salience as a summarizer would judge it (DESIGN.md §5): open subgoals high,
-# constraints medium-low (see simulated.py), tool output lowest.
+# Task salience as a summarizer would judge it: open subgoals high, constraints medium-low
+# (as in the note's trace, where "credential rotation deferred" ranked below the open
+# subgoal; see simulated.py), tool output lowest.
 SALIENCE: dict[UnitKind, float] = {
     UnitKind.HEADER: 0.02,
     UnitKind.TOOL: 0.12,

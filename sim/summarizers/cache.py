@@ -1,6 +1,6 @@
 """Record/replay cache for real-model calls: SQLite, one row per call, JSON values only.
 
-The key is everything that can change an answer (inspect_ai's rule, DESIGN.md §10): backend,
+The key is everything that can change an answer (as inspect_ai keys its model cache): backend,
 base URL, model id and revision or weights hash, generation parameters, the SHA-256 of the full
 rendered prompt, the level, the trial's model seed and the repeat index of an identical call.
 Nothing secret is part of it: backends hand over an identity without headers or keys.

@@ -124,7 +124,8 @@ def test_pinned_keeps_only_the_pins_when_they_fill_the_budget_exactly() -> None:
 
 def test_pinned_refuses_pins_over_the_budget_even_with_nothing_else_to_read() -> None:
     """Pins are charged to the budget: a block that cannot fit fails loudly, whatever else
-    the input holds (DESIGN.md §10, "pins outside the budget")."""
+    the input holds: pins re-injected after the budget cut would pass a check of the
+    summary alone while the level overflows."""
     text = lines(NOTE.text, ORDER.text)
     with pytest.raises(BudgetInfeasible):
         create_strategy("pinned").compact(text, 5, context(None, [NOTE, ORDER]))

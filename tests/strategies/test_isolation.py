@@ -1,5 +1,6 @@
-"""Strategies never see the answer key (DESIGN.md §10): no strategy module imports the ground
-truth, and at run time a strategy's context holds only the facts declared to the floor gate."""
+"""Strategies never see the answer key (a compactor that can find the planted facts would
+measure nothing): no strategy module imports the ground truth, and at run time a strategy's
+context holds only the facts declared to the floor gate."""
 
 from __future__ import annotations
 
