@@ -24,8 +24,6 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subs.add_parser(
         "check",
         help="gate a suite run against a baseline (exit 0 pass, 1 regressed, 3 inconclusive)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("run", help="suite run directory (compsim bench), run directory or baseline")
     p.add_argument("--baseline", default=str(DEFAULT_BASELINE), help=f"default: {DEFAULT_BASELINE}")

@@ -1,6 +1,6 @@
-"""`compsim demo`: the note's scenario as a small sweep on every core, written like any run
-(into results/runs/demo, replacing an earlier demo) with its plots and HTML report; prints
-the table and where report.html is. `make demo` runs it."""
+"""`compsim demo`: the credential-rotation scenario (the note's case) as a small sweep on
+every core, written like any run (into results/runs/demo, replacing an earlier demo) with its
+plots and HTML report; prints the table and where report.html is. `make demo` runs it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ DEMO_OUT = Path("results/runs/demo")
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subs.add_parser("demo", help="run the note's scenario, write the report, print the table")
+    p = subs.add_parser(
+        "demo", help="the credential-rotation scenario, every strategy: table and report"
+    )
     p.add_argument(
         "scenario",
         nargs="?",

@@ -1,5 +1,5 @@
-"""`compsim`: the command line. Each subcommand lives in its own module (sim/commands/*)
-and registers itself here; user errors print one line and exit 2, never a traceback.
+"""`compsim`: the command line. Every subcommand registers its flags here, and its words for
+users come from sim.commands.guide; user errors print one line and exit 2, never a traceback.
 
 Exit codes: 0 ok; 1 a run finished with errors, or a gate found a regression;
 2 usage or input error, or a file that cannot be written (a full disk, a read-only folder);
@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import platform
 import signal
 import sys
 import threading
@@ -88,11 +89,44 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def version_line() -> str:
+    """`compsim 0.1.0 from /path/to/sim (Python 3.11.9)`: the installed distribution's version,
+    else (a source tree on the path, not installed) the package's own, saying so; and where
+    the code that runs lives, since an editable install and PYTHONPATH can differ."""
+    from importlib import metadata
+
+    import sim
+
+    try:
+        version = metadata.version("compaction-sim")
+    except metadata.PackageNotFoundError:
+        version = f"{sim.__version__} (not installed)"
+    where = Path(sim.__file__).resolve().parent
+    return f"compsim {version} from {where} (Python {platform.python_version()})"
+
+
+class _Version(argparse.Action):
+    """`--version`, computed only when asked (it imports the package metadata)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="compsim", description=__doc__.splitlines()[0] if __doc__ else None)
-    subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    from sim.commands.guide import apply
+
+    parser = _Parser(prog="compsim")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    subs = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, title="commands", metavar="COMMAND"
+    )
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subs)
+    apply(parser)
     return parser
 
 

@@ -63,8 +63,12 @@ def add_prompt_files_anywhere(p: argparse.ArgumentParser) -> None:
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """Options shared by `run` and `demo`."""
-    p.add_argument("--trials", type=int, default=None, help="trial indices per cell")
-    p.add_argument("--seed", type=int, default=None, help="override the scenario's seed")
+    p.add_argument(
+        "--trials", type=int, default=None, help="trials per cell (default: the scenario's)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="the run's seed (default: the scenario's)"
+    )
     add_overrides(p, "set a scenario field before validation (value parsed as TOML); repeatable")
     add_jobs(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -83,8 +87,19 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subs.add_parser("run", help="run a scenario sweep into a run directory")
     p.add_argument("scenario", nargs="?", help="scenario TOML file (optional with --resume)")
     add_run_options(p)
-    p.add_argument("--out", type=Path, default=None, help="run directory to create")
-    p.add_argument("--resume", type=Path, default=None, metavar="DIR", help="finish a run")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"run directory to create (default: {RUNS_DIR}/<scenario>-<hash>)",
+    )
+    p.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="continue an interrupted run; its finished trials are kept",
+    )
     p.add_argument("--force", action="store_true", help="replace the run in --out")
     p.add_argument(
         "--executor",
