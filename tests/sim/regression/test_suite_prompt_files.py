@@ -29,13 +29,13 @@ group_size = 3
 {level}
 """
 
-RECORDER = '''from pathlib import Path
+RECORDER = """from pathlib import Path
 
 def summarize(text, budget_tokens, instruction=None):
     with open(Path(__file__).with_suffix(".log"), "a") as log:
         log.write((instruction or "") + "\\n---\\n")
     return text.splitlines()[0] if text.strip() else ""
-'''
+"""
 
 
 def _prompt(path: Path, marker: str) -> None:

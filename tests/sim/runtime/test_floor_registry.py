@@ -165,9 +165,9 @@ def test_a_missing_registry_file_is_a_user_error(tmp_path: Path) -> None:
         load_floor_registry(tmp_path / "nope.toml")
 
 
-def test_the_readme_registry_sample_loads() -> None:
-    readme = (REPO / "README.md").read_text()
-    sample = readme.split("**1. Declare the facts", 1)[1].split("```toml\n", 1)[1].split("```")[0]
-    registry = parse_registry(tomllib.loads(sample), "README.md")
+def test_the_documented_registry_sample_loads() -> None:
+    page = (REPO / "docs" / "floor-gate.md").read_text()
+    sample = page.split("**1. Declare the facts", 1)[1].split("```toml\n", 1)[1].split("```")[0]
+    registry = parse_registry(tomllib.loads(sample), "docs/floor-gate.md")
     assert [f.fact_id for f in registry.facts] == ["payment-restart-needs-yes"]
     assert registry.facts[0].floor.min_span_tokens == 4
