@@ -164,6 +164,7 @@ def build_manifest(grid: Grid, run_id: str, traces_per_cell: int) -> Manifest:
         machine=machine(),
         packages=packages(),
         source=grid.source,
+        prompt_dirs={k: str(v) for k, v in sorted(grid.base._ref_dirs.items())},
         scenario=dump(grid.base),
         overrides=list(grid.overrides),
         seed=grid.base.seed,

@@ -104,6 +104,11 @@ class Manifest(_Model):
     machine: Machine
     packages: dict[str, str]
     source: str = Field(description="The scenario file; `file:` prompts resolve next to it.")
+    prompt_dirs: dict[str, str] = Field(
+        default_factory=dict,
+        description="Top-level fields another file wrote, with the folder their `file:` prompts "
+        "resolve in (a suite's strategies: the suite's folder); empty for a plain scenario.",
+    )
     scenario: dict[str, Any] = Field(description="Resolved scenario after -S, with its sweep.")
     overrides: list[str] = Field(description="The -S key=value arguments, as given.")
     seed: int

@@ -66,13 +66,14 @@ class _Tally:
 def grid_from_manifest(manifest: Manifest) -> Grid:
     """The cells a run was started with, rebuilt from its manifest (for --resume)."""
     source = Path(manifest.source)
+    named = {k: Path(v) for k, v in manifest.prompt_dirs.items()}
     cells = []
     for index, entry in enumerate(manifest.cells):
         scenario = Scenario.model_validate(entry.scenario)
-        scenario._base_dir = source.parent
+        scenario._base_dir, scenario._ref_dirs = source.parent, dict(named)
         cells.append(Cell(entry.id, index, tuple(entry.axes.items()), scenario))
     base = Scenario.model_validate(manifest.scenario)
-    base._base_dir = source.parent
+    base._base_dir, base._ref_dirs = source.parent, dict(named)
     grid = Grid(manifest.source, base, tuple(cells), tuple(manifest.overrides))
     if spec_hash(grid, manifest.traces_per_cell) != manifest.spec_hash:
         raise RunStoreError(

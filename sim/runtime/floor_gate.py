@@ -1,6 +1,5 @@
 """The floor gate as a library: a runtime wraps its own summarizer so that no declared fact is
-abstracted past actionability without a loud, attributable failure (README: "Using the floor
-gate in your runtime").
+abstracted past actionability without a loud, attributable failure (docs/floor-gate.md).
 
     gate = FloorGate(facts=registry.facts, max_retries=2, on_exhausted="raise")   # or "pin"
     summary = gate.compact(level="L2", text=l1_text, budget_tokens=512, summarize=my_fn)

@@ -60,7 +60,7 @@ def test_closed_readers_consume_everything_within_the_window(name: str) -> None:
 
 
 def test_instructions_of_the_readers() -> None:
-    """As the README's table says: budget_closed compresses and re_ranking asks for task
+    """As the strategies table says (docs/strategies.md): budget_closed compresses and re_ranking asks for task
     continuity whatever the level says; budget_open uses the level's instruction, else
     compression; a strategy's own `instruction` argument wins."""
 

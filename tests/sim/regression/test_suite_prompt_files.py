@@ -5,6 +5,7 @@ lookup in the wrong folder reads the wrong prompt instead of passing by luck."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,25 @@ def test_a_suite_prompt_cannot_leave_the_suite_folder(tmp_path: Path) -> None:
     )
     with pytest.raises(ScenarioError, match=r"suite\.toml: strategies\.0\.instruction: .*outside"):
         load_suite(suite)
+
+
+def test_a_resumed_case_still_reads_the_suites_prompt(tmp_path: Path) -> None:
+    """`compsim run --resume` on one case of a suite run rebuilds the case from its manifest,
+    which records where the suite's strategies resolve their prompts."""
+    _prompt(tmp_path / "prompts" / "mine.txt", "SUITE-PROMPT")
+    _prompt(tmp_path / "cases" / "prompts" / "mine.txt", "CASE-DECOY")
+    suite = _suite(
+        tmp_path,
+        '[{name = "budget_closed", instruction = "file:prompts/mine.txt"}]',
+        CASE.format(extra="", level=""),
+    )
+    _recorded(tmp_path, suite)
+    case = tmp_path / "out" / "c"
+    manifest = json.loads((case / "manifest.json").read_text())
+    assert manifest["prompt_dirs"] == {"strategies": str(tmp_path)}
+    (tmp_path / "rec.log").unlink()
+    (case / "trials.jsonl").write_text("")  # as if interrupted before any trial finished
+    (case / "summary.json").unlink()
+    assert main(["run", "--resume", str(case), "--jobs", "1", "--no-progress"]) == 0
+    sent = (tmp_path / "rec.log").read_text()
+    assert "SUITE-PROMPT" in sent and "CASE-DECOY" not in sent
