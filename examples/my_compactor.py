@@ -6,8 +6,8 @@ or in one line of Python: `sim.test_compactor("examples/my_compactor.py:keep_rul
 
 `keep_rules(text, budget_tokens)` is extractive and budget-aware: it keeps the lines that read
 like rules (a "do not", "never", "must", "only" or "no") first, then the newest other lines,
-while they fit its own rough token estimate (words x 2: enough to stay within budget on these
-histories), and returns the kept lines in their original order. It never abstracts a rule: what
+while they fit its own rough token estimate (the larger of words x 2 and characters / 3:
+words alone undercount tool output such as JSON, hashes and paths), and returns the kept lines in their original order. It never abstracts a rule: what
 it loses, it loses by leaving the line out.
 """
 
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 RULE_WORDS = (" do not ", " don't ", " never ", " must ", " only ", " no ")
 TOKENS_PER_WORD = 2.0
+CHARS_PER_TOKEN = 3.0
 
 
 def _cost(line: str) -> float:
-    return len(line.split()) * TOKENS_PER_WORD + 1
+    return max(len(line.split()) * TOKENS_PER_WORD, len(line) / CHARS_PER_TOKEN) + 1
 
 
 def _is_rule(line: str) -> bool:

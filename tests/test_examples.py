@@ -41,3 +41,19 @@ def test_transcript_trial_table() -> None:
         "slice [-2:]    kept 2 messages, problems: ['orphan_tool_result']",
         "tail_messages  kept 4 messages, problems: []",
     ]
+
+
+def test_my_compactor_fits_every_budget_and_still_loses_rules_silently(tmp_path: Path) -> None:
+    """What docs/your-compactor.md says of the sample compactor: within budget at every level
+    of the note's scenario, and it loses a rule with nothing raised."""
+    import json
+
+    import sim
+
+    report = sim.test_compactor(
+        str(EXAMPLES / "my_compactor.py") + ":keep_rules", trials=12, out=tmp_path / "run"
+    )
+    rows = [json.loads(ln) for ln in (tmp_path / "run" / "trials.jsonl").read_text().splitlines()]
+    mine = [r for r in rows if r["strategy"] == "keep_rules"]
+    assert len(mine) == 12 and not any(r["over_budget"] for r in mine)
+    assert [c.silent > 0 for c in report.collapses()] == [True]
