@@ -7,8 +7,9 @@ or in one line of Python: `sim.test_compactor("examples/my_compactor.py:keep_rul
 `keep_rules(text, budget_tokens)` is extractive and budget-aware: it keeps the lines that read
 like rules (a "do not", "never", "must", "only" or "no") first, then the newest other lines,
 while they fit its own rough token estimate (the larger of words x 2 and characters / 3:
-words alone undercount tool output such as JSON, hashes and paths), and returns the kept lines in their original order. It never abstracts a rule: what
-it loses, it loses by leaving the line out.
+words alone undercount tool output such as JSON, hashes and paths), and returns the kept
+lines in their original order. It never abstracts a rule: what it loses, it loses by leaving
+the line out.
 """
 
 from __future__ import annotations
