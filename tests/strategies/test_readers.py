@@ -60,9 +60,9 @@ def test_closed_readers_consume_everything_within_the_window(name: str) -> None:
 
 
 def test_instructions_of_the_readers() -> None:
-    """As the strategies table says (docs/strategies.md): budget_closed compresses and re_ranking asks for task
-    continuity whatever the level says; budget_open uses the level's instruction, else
-    compression; a strategy's own `instruction` argument wins."""
+    """As the strategies table says (docs/strategies.md): budget_closed compresses and
+    re_ranking asks for task continuity whatever the level says; budget_open uses the level's
+    instruction, else compression; a strategy's own `instruction` argument wins."""
 
     def first_instruction(name: str, level: str | None = None, **args: str) -> str:
         summarizer = EchoSummarizer(counter())
