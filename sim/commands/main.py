@@ -91,18 +91,22 @@ class _Parser(argparse.ArgumentParser):
 
 def version_line() -> str:
     """`compsim 0.1.0 from /path/to/sim (Python 3.11.9)`: the installed distribution's version,
-    else (a source tree on the path, not installed) the package's own, saying so; and where
+    else (a source tree on the path, not installed) its pyproject.toml's, saying so; and where
     the code that runs lives, since an editable install and PYTHONPATH can differ."""
     from importlib import metadata
 
-    import sim
+    from sim.files import read_toml
 
+    package = Path(__file__).resolve().parents[1]
     try:
         version = metadata.version("compaction-sim")
     except metadata.PackageNotFoundError:
-        version = f"{sim.__version__} (not installed)"
-    where = Path(sim.__file__).resolve().parent
-    return f"compsim {version} from {where} (Python {platform.python_version()})"
+        try:
+            project = read_toml(package.parent / "pyproject.toml", "pyproject", UserError, 1 << 20)
+            version = f"{project['project']['version']} (not installed)"
+        except (UserError, KeyError, TypeError):
+            version = "unknown (not installed)"
+    return f"compsim {version} from {package} (Python {platform.python_version()})"
 
 
 class _Version(argparse.Action):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import platform
 import re
+import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -49,7 +50,9 @@ def test_version_outside_an_install_says_so(
     monkeypatch.setattr(metadata, "version", missing)
     with pytest.raises(SystemExit):
         main(["--version"])
-    assert capsys.readouterr().out.startswith(f"compsim {sim.__version__} (not installed) from ")
+    root = Path(sim.__file__).resolve().parents[1]
+    version = tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out.startswith(f"compsim {version} (not installed) from {root}")
 
 
 def test_every_command_has_a_description_and_examples_that_name_it() -> None:
