@@ -35,8 +35,18 @@ COLUMNS = ("strategy", "trials", "collapse", "silent", "loud", "retries", "emitt
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subs.add_parser("bench", help="run the regression suite (for compsim check)")
-    p.add_argument("--suite", type=Path, default=DEFAULT_SUITE, help=f"default: {DEFAULT_SUITE}")
-    p.add_argument("--out", type=Path, default=None, help="suite run directory to create")
+    p.add_argument(
+        "--suite",
+        type=Path,
+        default=DEFAULT_SUITE,
+        help=f"the suite file (default: {DEFAULT_SUITE})",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"suite run directory to create (default: {RUNS_DIR}/bench-<suite>-<hash>)",
+    )
     add_jobs(p)
     add_overrides(p, "set a field of every case's scenario (value parsed as TOML); repeatable")
     p.add_argument("--case", action="append", default=[], help="run only this case; repeatable")

@@ -26,7 +26,11 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="gate a suite run against a baseline (exit 0 pass, 1 regressed, 3 inconclusive)",
     )
     p.add_argument("run", help="suite run directory (compsim bench), run directory or baseline")
-    p.add_argument("--baseline", default=str(DEFAULT_BASELINE), help=f"default: {DEFAULT_BASELINE}")
+    p.add_argument(
+        "--baseline",
+        default=str(DEFAULT_BASELINE),
+        help=f"the baseline to compare with (default: {DEFAULT_BASELINE})",
+    )
     p.add_argument(
         "--fail",
         action="append",
