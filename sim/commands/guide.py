@@ -184,6 +184,20 @@ examples:
 
 exit codes: 0; 2 a missing or malformed file (with the cassette's line number).""",
     ),
+    "calibrate": (
+        """\
+Fit the simulated summarizer to what a real model did in a recorded run (one strategy, that
+is one prompt), level by level, and write the knobs as a params file a scenario then names,
+so an offline sweep stands in for that model:
+summarizer = {name = "simulated", params = "file:params.toml"}.""",
+        """\
+examples:
+  compsim calibrate results/runs/real-cassette --strategy budget_closed --trials 0-3 \\
+      --out scenarios/qwen-compress.params.toml
+
+exit codes: 0; 2 not a run, a strategy or trials that match nothing, or a file that cannot
+be written.""",
+    ),
     "regrade": (
         """\
 A second opinion on a run's grades: ask a judge model, for every level text the run kept
