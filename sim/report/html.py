@@ -101,6 +101,10 @@ def tables_html(agg: Aggregates) -> str:
             ("loud [95% CI]", "loud"),
         )
     ]
+    plain = [
+        (h, (lambda r, c=c: "-" if r.get(c) is None or r[c] != r[c] else _pct(float(r[c]))))
+        for h, c in (("over budget", "over_budget_rate"), ("stopped", "stopped_rate"))
+    ]
     cost = [
         ("retries/trial", lambda r: f"{r['retries_per_trial']:.2f}"),
         *(
@@ -119,11 +123,14 @@ def tables_html(agg: Aggregates) -> str:
     fact_cols = [("facts", "facts"), *rates]
     parts = [
         '<h2 id="rates">Rates, retries and tokens per trial</h2>',
-        '<p class="note">Collapse: a live constraint ends below its recall floor. Silent: and no'
-        " level raised or flagged it. Loud: a level raised or flagged. Token columns are means"
-        " per trial; cost = tokens emitted (pins included) + estimated retry tokens.</p>",
+        '<p class="note">Collapse: a live constraint ends below its recall floor at the leaf;'
+        " every collapse is silent or loud, never both. Silent: some lost constraint's loss was"
+        " never raised or flagged by any level. Loud: every lost constraint's loss was raised or"
+        " flagged. Stopped (not a collapse): a level raised and the ladder stopped with nothing"
+        " lost. Token columns are means per trial; cost = tokens emitted (pins included) +"
+        " estimated retry tokens.</p>",
         _frame(agg.summary, [("cell", "cell"), ("strategy", "strategy"), ("trials", "trials"),
-                             ("errors", "errors"), *rates, *cost], 2),
+                             ("errors", "errors"), *rates, *plain, *cost], 2),
         '<h2 id="survival-table">Survival per level</h2>',
         '<p class="note">Share of live planted facts at or above their floor at each level, over'
         " the trials that reached the level (a loud stop ends a trial's ladder), with n.</p>",
