@@ -310,12 +310,13 @@ def read_baseline(path: str | Path) -> SuiteOutcomes:
     except ValidationError as exc:
         errs = exc.errors()
         err = errs[0]
-        loc = ".".join(str(x) for x in err["loc"]) or "<top>"
+        loc = ".".join(str(x) for x in err["loc"])
         value = err.get("input")
         shown = "" if isinstance(value, dict | list) else f" (got {repr(value)[:60]})"
         more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
         msg = str(err["msg"]).removeprefix("Value error, ")
-        raise BaselineError(f"{p}: {loc}: {msg}{shown}{more}") from None
+        where = f"{loc}: " if loc else ""  # a file-wide check names its own field
+        raise BaselineError(f"{p}: {where}{msg}{shown}{more}") from None
     cases = {}
     for name, c in doc.cases.items():
         table = {t: facts for t, facts in c.facts}
