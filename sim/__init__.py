@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from sim.runs.grid import Grid as Grid
     from sim.runs.grid import load_grid as load_grid
     from sim.runs.results import Run as Run
+    from sim.runs.results import RunIncompleteWarning as RunIncompleteWarning
     from sim.runs.results import load_run as load_run
     from sim.runs.row_schema import TraceRow as TraceRow
     from sim.runs.row_schema import TrialRow as TrialRow
@@ -208,6 +209,7 @@ _EXPORTS: dict[str, str] = {
     "RecallFloorViolation": "sim.errors",
     "RegistryError": "sim.errors",
     "Run": "sim.runs.results",
+    "RunIncompleteWarning": "sim.runs.results",
     "RunResult": "sim.runs.runner",
     "Cell": "sim.runs.grid",
     "Grid": "sim.runs.grid",

@@ -249,9 +249,11 @@ def render_report(
     *,
     plots: bool = True,
     judge: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+    incomplete: str | None = None,
 ) -> str:
     """The whole page as a string; `plots=False` leaves the figures out (they take most of
-    the time to build); `judge` adds the judge grader's agreement and disagreements."""
+    the time to build); `judge` adds the judge grader's agreement and disagreements;
+    `incomplete` (sim.runs.results.Run.incomplete_text) heads the page of a run cut short."""
     view = run_view(manifest)
     agg = aggregate_run(rows, manifest)
     payload = trace_payload(traces, view.strategies, view.cells)
@@ -278,6 +280,7 @@ def render_report(
             f"<style>{style}</style></head><body>",
             f"<header><h1>compaction-sim report: {escape(name)}</h1>",
             f'<p class="note">{escape(str(scenario.get("description") or ""))}</p>',
+            f'<p class="warn">{escape(incomplete)}</p>' if incomplete else "",
             f"<p>{_scale(agg)}</p>",
             _headline(agg),
             '<nav><a href="#spec">spec</a><a href="#rates">rates</a><a href="#survival-table">'
@@ -347,5 +350,8 @@ def write_report(run: RunLike, path: str | Path, *, plots: bool = True) -> Path:
 
     where = getattr(run, "path", None)
     judge = read_judgements(Path(where)) if where is not None else None
-    html = render_report(run.rows(), run.traces, run.manifest, plots=plots, judge=judge)
+    incomplete = getattr(run, "incomplete_text", None)
+    html = render_report(
+        run.rows(), run.traces, run.manifest, plots=plots, judge=judge, incomplete=incomplete
+    )
     return write_file(Path(path), html.encode("utf-8"))
