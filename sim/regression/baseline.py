@@ -75,7 +75,6 @@ TrialRow = tuple[
     str | None,
     list[FactState_],
 ]
-STATES = len(TRIAL_COLUMNS) - 1
 FactRow = tuple[int, list[tuple[str, str]]]
 
 
@@ -146,9 +145,9 @@ class CaseBaseline(_Model):
                 if r[0] in seen:
                     raise ValueError(f"{where}: trial {r[0]} repeats row {seen[r[0]]}")
                 seen[r[0]] = i
-                if not r[4] and len(r[STATES]) != counts.get(r[0], 0):
+                if not r[4] and len(r[-1]) != counts.get(r[0], 0):
                     raise ValueError(
-                        f"{where}: trial {r[0]} has {len(r[STATES])} fact states, the fact "
+                        f"{where}: trial {r[0]} has {len(r[-1])} fact states, the fact "
                         f"table lists {counts.get(r[0], 0)}"
                     )
         return self
@@ -194,23 +193,28 @@ def _row(t: TrialOutcome) -> list[Any]:
 
 def _outcome(r: TrialRow, facts: list[tuple[str, str]]) -> TrialOutcome:
     states = []
-    for (fact_id, cls), state in zip(facts, r[STATES], strict=False):
+    for (fact_id, cls), state in zip(facts, r[-1], strict=False):
         m = _STATE.match(state)
         assert m is not None  # validated by the model
         lost, loud, blame, inverted = bool(m[2]), m[2] == "loud", m[3] or None, m[4] or None
         states.append(FactState(fact_id, cls, m[1], lost, loud, blame, inverted))
-    trial, collapsed, silent, loud, error, over, stopped, *counts, blame_level, _ = r
     return TrialOutcome(
-        trial,
-        collapsed,
-        silent,
-        loud,
-        error,
-        *counts,
-        blame_level,
+        trial=r[0],
+        collapsed=r[1],
+        silent=r[2],
+        loud=r[3],
+        error=r[4],
+        over_budget=r[5],
+        stopped=r[6],
+        tokens_read=r[7],
+        tokens_emitted=r[8],
+        tokens_unread=r[9],
+        pin_tokens=r[10],
+        calls=r[11],
+        floor_retries=r[12],
+        budget_retries=r[13],
+        blame_level=r[14],
         facts=tuple(states),
-        over_budget=over,
-        stopped=stopped,
     )
 
 

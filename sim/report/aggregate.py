@@ -73,8 +73,8 @@ def _summary(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         for rate in RATES:
             _rate(rec, rate, int(g[rate].sum()) if n else 0, n)
         for plain in PLAIN_RATES:
-            col = g[plain].fillna(False).astype(bool) if plain in g else None
-            rec[f"{plain}_rate"] = float(col.mean()) if n and col is not None else float("nan")
+            flag = g[plain].fillna(False).astype(bool) if plain in g else None
+            rec[f"{plain}_rate"] = float(flag.mean()) if n and flag is not None else float("nan")
         rec["retries_per_trial"] = float(g["retries"].mean()) if n else 0.0
         for col in (*TOKEN_COLUMNS, "retry_tokens"):
             rec[col] = float(g[col].mean()) if n else 0.0

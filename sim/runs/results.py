@@ -36,10 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sim.errors import UserError, one_line
+from sim.errors import RunStoreError as RunStoreError
+from sim.errors import one_line
 from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
 from sim.runs.row_schema import TraceRow, TrialRow, row_problem
+from sim.runs.unit_check import UnitCheck
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
     import pandas as pd
@@ -58,10 +60,6 @@ MAX_LINE_BYTES = 256 * 1024 * 1024
 """One row of trials.jsonl or traces.jsonl (a trace holds every level's text)."""
 MAX_JSONL_BYTES = 1 << 40
 """trials.jsonl and traces.jsonl are streamed, so only their lines need a tight cap."""
-
-
-class RunStoreError(UserError):
-    """A run directory that cannot be read or written as asked."""
 
 
 class _Model(BaseModel):
@@ -224,16 +222,12 @@ class Run:
         self.units_done = self._count_units()
 
     def _check(self, rows: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[dict[str, Any]]:
-        from sim.runs.unit_check import UnitCheck
-
         check = UnitCheck(self.meta, self.path / TRIALS)
         for lineno, row in rows:
             check.add(lineno, row)
             yield row
 
     def _count_units(self) -> int:
-        from sim.runs.unit_check import UnitCheck
-
         check = UnitCheck(self.meta, self.path / TRIALS)
         for lineno, row in numbered_jsonl(self.path / TRIALS):
             check.add(lineno, row)

@@ -9,19 +9,39 @@ append, so a valid file holds each unit's rows together, each strategy once, eac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from sim.errors import RunStoreError
 from sim.runs.unit_set import UnitSet
 
-if TYPE_CHECKING:  # results reads rows through this check: no import cycle at run time
-    from sim.runs.results import Manifest, RunStoreError
+
+class _Strategy(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+class _Cell(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def strategies(self) -> Sequence[_Strategy]: ...
+
+
+class Plan(Protocol):
+    """What the check reads of a manifest (sim.runs.results.Manifest)."""
+
+    @property
+    def trials(self) -> int: ...
+    @property
+    def cells(self) -> Sequence[_Cell]: ...
 
 
 class UnitCheck:
     """Feed it the file's rows in order; it names the first line the plan does not hold."""
 
-    def __init__(self, manifest: Manifest, path: Path) -> None:
+    def __init__(self, manifest: Plan, path: Path) -> None:
         self.path = path
         self.trials = manifest.trials
         self.strategies = {c.id: frozenset(s.key for s in c.strategies) for c in manifest.cells}
@@ -30,8 +50,6 @@ class UnitCheck:
         self._seen: dict[str, int] = {}  # strategy -> line, within the current unit
 
     def _fail(self, lineno: int, why: str) -> RunStoreError:
-        from sim.runs.results import RunStoreError
-
         return RunStoreError(f"{self.path}: line {lineno}: {why}")
 
     def add(self, lineno: int, row: dict[str, Any]) -> tuple[str, int] | None:

@@ -82,8 +82,11 @@ def test_missing_and_versionless_files(tmp_path: Path) -> None:
         read_baseline(tmp_path / "old.json")
     assert BASELINE_VERSION == 2
     (tmp_path / "v1.json").write_text('{"version": 1, "cases": {}}')
-    with pytest.raises(BaselineError, match=r"schema 1 counted a trial both silent and loud.*"
-                       r"`compsim baseline update RUN --name NAME`$"):
+    with pytest.raises(
+        BaselineError,
+        match=r"schema 1 counted a trial both silent and loud.*"
+        r"`compsim baseline update RUN --name NAME`$",
+    ):
         read_baseline(tmp_path / "v1.json")
 
 

@@ -168,7 +168,7 @@ def test_per_class_regression_hidden_by_an_overall_improvement_exits_1(
 def test_a_strategy_missing_from_the_candidate_is_inconclusive(
     capsys: pytest.CaptureFixture[str], baselines: Path
 ) -> None:
-    code, out, err = check(
+    code, out, _ = check(
         capsys, "forget_others", baselines / "compress.json", "--fail", "collapse_rate:+0"
     )
     assert code == 3

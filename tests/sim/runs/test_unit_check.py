@@ -78,7 +78,7 @@ def test_every_reader_refuses_what_resume_refuses(
     assert str(loaded.value) == str(resume.value)  # one check, one message
     for argv in (["report", str(run), "--no-tables"], ["check", str(run), "--baseline", str(run)]):
         assert main(argv) == 2
-        out, err = capsys.readouterr()
+        _, err = capsys.readouterr()
         assert err == f"compsim: error: {resume.value}\n", argv
     assert not (run / "report.html").exists()
 
