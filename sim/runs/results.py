@@ -230,7 +230,13 @@ class Run:
     def _count_units(self) -> int:
         check = UnitCheck(self.meta, self.path / TRIALS)
         for lineno, row in numbered_jsonl(self.path / TRIALS):
-            check.add(lineno, row)
+            try:
+                check.add(lineno, row)
+            except RunStoreError:  # a row of the wrong shape: say what is wrong with it
+                problem = row_problem(TrialRow, row)
+                if problem is None:
+                    raise
+                raise RunStoreError(f"{self.path / TRIALS}: line {lineno}: {problem}") from None
         return len(check.done)
 
     @property
