@@ -28,6 +28,10 @@ class RegistryError(UserError):
     """An unknown strategy or summarizer name; the message lists the valid ones."""
 
 
+class RunStoreError(UserError):
+    """A run directory that cannot be read or written as asked (sim.runs.results)."""
+
+
 class ReportError(UserError):
     """Trial rows the report cannot read, or an output file it cannot write."""
 

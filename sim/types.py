@@ -6,9 +6,10 @@ strategies); pydantic appears only where files cross the boundary (scenario.py, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from typing import Literal
 
 
 class Grade(IntEnum):
@@ -312,16 +313,20 @@ class TrialRecord:
 
     @property
     def collapsed(self) -> bool:
-        return any(o.lost for o in self.outcomes)
+        """The leaf holds a live fact below its floor."""
+        return trial_outcome(self.outcomes, self.aborted_at) in ("silent", "loud")
 
     @property
     def silent(self) -> bool:
-        return any(o.lost and not o.loud for o in self.outcomes)
+        return trial_outcome(self.outcomes, self.aborted_at) == "silent"
 
     @property
     def loud(self) -> bool:
-        """The runtime knew: a level raised (the ladder stopped there) or flagged a loss."""
-        return self.aborted_at is not None or any(o.lost and o.loud for o in self.outcomes)
+        return trial_outcome(self.outcomes, self.aborted_at) == "loud"
+
+    @property
+    def stopped(self) -> bool:
+        return trial_outcome(self.outcomes, self.aborted_at) == "stopped"
 
     @property
     def blame_level(self) -> str | None:
@@ -329,9 +334,31 @@ class TrialRecord:
         blamed = [o.blame_level for o in self.outcomes if o.lost and o.blame_level]
         if self.aborted_at:
             blamed.append(self.aborted_at)
-        return min(blamed, key=_level_order) if blamed else None
+        return min(blamed, key=level_order) if blamed else None
 
 
-def _level_order(name: str) -> tuple[int, str]:
+Outcome = Literal["kept", "stopped", "silent", "loud"]
+"""A trial's one outcome; collapsed = silent + loud, and no trial has two."""
+
+
+def trial_outcome(outcomes: Iterable[FactOutcome], aborted_at: str | None) -> Outcome:
+    """The one place a trial is classified (rows, summaries, tables and the gate read it):
+
+    - `silent`: the leaf lost a live fact whose loss no level raised or flagged (a loss the
+      runtime never heard of, even if it raised about another fact or stopped later);
+    - `loud`: the leaf lost live facts and every one of those losses was raised
+      (`RecallFloorViolation`) or flagged by a level;
+    - `stopped`: nothing lost, but a level raised and the ladder stopped there (pins that
+      cannot fit, text that would not fit its budget): no compaction, not a collapse;
+    - `kept`: nothing lost, the ladder ran to the leaf.
+    """
+    lost = [o.loud for o in outcomes if o.lost]
+    if lost:
+        return "loud" if all(lost) else "silent"
+    return "kept" if aborted_at is None else "stopped"
+
+
+def level_order(name: str) -> tuple[int, str]:
+    """L2 before L10: level names sorted by their number."""
     digits = "".join(c for c in name if c.isdigit())
     return (int(digits) if digits else 1 << 30, name)

@@ -226,7 +226,8 @@ def test_text_that_ignores_its_budget_is_reasked_then_fails_loudly_never_cut(
     rows, _ = run(tmp_path, "echo", only("echo"))
     for name in CLOSED:
         for r in by_strategy(rows, name):
-            assert r["error"] is None and r["aborted_at"] == "L1" and r["loud"]
+            assert r["error"] is None and r["aborted_at"] == "L1" and r["stopped"]
+            assert not (r["loud"] or r["collapsed"])  # it refused, and nothing was lost
             assert r["failure"].endswith("after 2 tighter re-asks; refusing to truncate")
             assert r["faults"] == {"echo": 3}  # the first call and both re-asks
     for r in by_strategy(rows, "budget_open"):  # one call: the overflow is kept, and shown

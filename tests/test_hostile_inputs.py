@@ -319,7 +319,7 @@ def test_c04_huge_token_counts_in_a_baseline(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    text = json.dumps(baseline_doc).replace('"version": 1', f'"version": 1, "x": {digits}', 1)
+    text = json.dumps(baseline_doc).replace('"version": 2', f'"version": 2, "x": {digits}', 1)
     path = tmp_path / "b.json"
     path.write_text(text)
     code, out, err = cli(["check", str(GATE / "compress"), "--baseline", str(path)], capsys)

@@ -1,7 +1,9 @@
 """`compsim check RUN --baseline FILE --fail EXPR ...`: the regression gate for CI.
 
-Exit codes: 0 every check passed; 1 at least one regressed; 3 none regressed but at least one
-is undecided (too few trials, or something the baseline gates is missing); 2 bad input.
+Exit codes: 0 every check passed; 1 at least one regressed; 3 none regressed but the gate is
+undecided (a check needs more trials, something the baseline gates is missing from the run, or
+a strategy or case under test has no baseline); 2 bad input (an empty baseline, or one with
+repeated or foreign trial rows, included).
 """
 
 from __future__ import annotations

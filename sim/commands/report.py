@@ -7,10 +7,12 @@ while it runs or after Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.runs.results import PLOTS, REPORT, Run, load_run
+from sim.report.escape import term
+from sim.runs.results import PLOTS, REPORT, Run, RunIncompleteWarning, load_run
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,15 @@ def tables(run: Run) -> str:
     from sim.report.runview import aggregate_run
     from sim.report.tables import format_all
 
-    return format_all(aggregate_run(run.rows(), run.manifest))
+    text = format_all(aggregate_run(run.rows(), run.manifest))
+    return f"{term(run.incomplete_text)}\n\n{text}" if run.incomplete_text else text
+
+
+def load_quietly(path: Path) -> Run:
+    """load_run without its RunIncompleteWarning: the command prints that line itself."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunIncompleteWarning)
+        return load_run(path)
 
 
 def write_outputs(run: Run) -> ReportFiles:
@@ -46,9 +56,11 @@ def write_outputs(run: Run) -> ReportFiles:
 
 
 def run(args: argparse.Namespace) -> int:
-    loaded = load_run(args.run_dir)
+    loaded = load_quietly(args.run_dir)
     if not args.no_tables:
         print(tables(loaded))
+    elif loaded.incomplete_text:
+        print(term(loaded.incomplete_text))
     files = write_outputs(loaded)
     print(f"\nplots:  {files.report.parent / PLOTS}/ ({len(files.plots)} files)")
     print(f"report: {files.report}")

@@ -17,13 +17,15 @@ REFERENCES = ("empty", "head", "tail", "keep_all")
 """Strategies every suite case runs beside the ones under test (never gated): "do nothing",
 the two truncations, and "keep everything"."""
 
+INVERTED = "inverted"
 HISTORY_KEYS = ("seed", "tokenizer", "history", "constraints")
 """The scenario keys that decide trial i's L0 history; equal on both sides means paired."""
 
 
 @dataclass(frozen=True, slots=True)
 class FactState:
-    """A live fact's fate at the leaf."""
+    """A live fact's fate at the leaf, and the first level that inverted it (a rule reversed at
+    L1 and dropped at L2 ends `dropped`, but a level handed the agent the reversed rule)."""
 
     fact_id: str
     cls: str
@@ -31,11 +33,13 @@ class FactState:
     lost: bool
     loud: bool
     blame_level: str | None
+    inverted_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TrialOutcome:
-    """One strategy on one trial index: the rates' inputs and the deterministic counts."""
+    """One strategy on one trial index: the rates' inputs and the deterministic counts.
+    `silent` and `loud` split `collapsed`; `stopped` is a loud stop that lost nothing."""
 
     trial: int
     collapsed: bool
@@ -51,6 +55,13 @@ class TrialOutcome:
     budget_retries: int
     blame_level: str | None
     facts: tuple[FactState, ...] = ()
+    over_budget: bool = False
+    stopped: bool = False
+
+    @property
+    def inverted(self) -> bool:
+        """A level (any, not only the leaf) held a live rule reversed."""
+        return any(f.inverted_at for f in self.facts)
 
     @property
     def retries(self) -> int:
@@ -102,6 +113,8 @@ SUMMARY_FIELDS = (
     "collapse_rate",
     "silent_collapse_rate",
     "loud_failure_rate",
+    "stopped_rate",
+    "over_budget_rate",
     "retries_per_trial",
     "tokens_read",
     "tokens_emitted",
@@ -123,6 +136,8 @@ def summarize_trials(trials: Iterable[TrialOutcome]) -> dict[str, float]:
         "collapse_rate": mean(t.collapsed for t in ok),
         "silent_collapse_rate": mean(t.silent for t in ok),
         "loud_failure_rate": mean(t.loud for t in ok),
+        "stopped_rate": mean(t.stopped for t in ok),
+        "over_budget_rate": mean(t.over_budget for t in ok),
         "retries_per_trial": mean(t.retries for t in ok),
         "tokens_read": mean(t.tokens_read for t in ok),
         "tokens_emitted": mean(t.tokens_emitted for t in ok),
@@ -136,6 +151,7 @@ def base_name(key: str) -> str:
 
 def trial_outcome(row: Mapping[str, Any]) -> TrialOutcome:
     """Reduce one trials.jsonl row (sim.runs.records.trial_row) to what the gate needs."""
+    names = [str(lv.get("name")) for lv in row.get("levels") or ()]
     facts = tuple(
         FactState(
             str(f["fact_id"]),
@@ -144,6 +160,10 @@ def trial_outcome(row: Mapping[str, Any]) -> TrialOutcome:
             bool(f["lost"]),
             bool(f["loud"]),
             f.get("blame_level"),
+            next(
+                (n for n, g in zip(names, f.get("grades") or (), strict=False) if g == INVERTED),
+                None,
+            ),
         )
         for f in row.get("facts") or ()
         if not f.get("superseded")
@@ -163,12 +183,15 @@ def trial_outcome(row: Mapping[str, Any]) -> TrialOutcome:
         budget_retries=int(row.get("budget_retries") or 0),
         blame_level=row.get("blame_level"),
         facts=facts,
+        over_budget=bool(row.get("over_budget")),
+        stopped=bool(row.get("stopped")),
     )
 
 
 def group_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[TrialOutcome, ...]]:
     """Rows of one case -> per strategy key, trials sorted by index (file order is completion
-    order, which depends on the worker count). A resumed run may repeat a trial: last wins."""
+    order, which depends on the worker count). Loaders refuse a file that repeats a trial
+    (sim.runs.unit_check), so one row per key is what arrives here."""
     by: dict[str, dict[int, TrialOutcome]] = {}
     for row in rows:
         out = trial_outcome(row)

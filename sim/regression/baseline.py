@@ -29,7 +29,10 @@ from sim.files import DataError, parse_json, read_capped
 from sim.grading.outcomes import CaseOutcomes, FactState, SuiteOutcomes, TrialOutcome
 from sim.runs.store import atomic_write
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+"""2: `over_budget` and `stopped` columns, the level that inverted a fact, and silent / loud
+as a partition of collapsed (sim.types.trial_outcome). A version-1 file counted both for one
+trial, so it is refused with the command that rebuilds it rather than compared."""
 MAX_BASELINE_BYTES = 64 * 1024 * 1024
 TRIAL_COLUMNS = (
     "trial",
@@ -37,6 +40,8 @@ TRIAL_COLUMNS = (
     "silent",
     "loud",
     "error",
+    "over_budget",
+    "stopped",
     "tokens_read",
     "tokens_emitted",
     "tokens_unread",
@@ -48,12 +53,27 @@ TRIAL_COLUMNS = (
     "facts",
 )
 GRADES = ("verbatim", "actionable", "degraded", "dropped", "inverted")
-_STATE = re.compile(rf"^({'|'.join(GRADES)})(?:/(silent|loud)@(.*))?$")
+_STATE = re.compile(rf"^({'|'.join(GRADES)})(?:/(silent|loud)@([^~]*))?(?:~inverted@(.+))?$")
 _MARK = re.compile(r'"\\u0000(\d+)\\u0000"')
 
 FactState_ = Annotated[str, StringConstraints(pattern=_STATE.pattern)]
 TrialRow = tuple[
-    int, bool, bool, bool, bool, int, int, int, int, int, int, int, str | None, list[FactState_]
+    int,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    bool,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    str | None,
+    list[FactState_],
 ]
 FactRow = tuple[int, list[tuple[str, str]]]
 
@@ -95,16 +115,39 @@ class CaseBaseline(_Model):
     trials: dict[str, list[TrialRow]]
     """Per strategy under test: one row per trial index, columns as in `trial_columns`; the
     last column holds one state per fact of the trial, in fact-table order: the leaf grade,
-    then for a lost fact `/silent@LEVEL` or `/loud@LEVEL` (the level to blame)."""
+    then for a lost fact `/silent@LEVEL` or `/loud@LEVEL` (the level to blame), then for a
+    fact some level inverted `~inverted@LEVEL` (the first such level)."""
 
     @model_validator(mode="after")
     def _aligned(self) -> CaseBaseline:
-        counts = {t: len(f) for t, f in self.facts}
+        """One row per trial of the plan (0 <= trial < spec.trials) per strategy, nothing
+        else: an emptied, repeated or foreign row would change what the gate compares."""
+        if not self.trials:
+            raise ValueError("trials: no strategy under test (an empty baseline gates nothing)")
+        plan = self.spec.get("trials")
+        if type(plan) is not int or plan < 1:
+            raise ValueError(f"spec.trials: not a positive trial count (got {plan!r})")
+        counts: dict[int, int] = {}
+        for i, (t, f) in enumerate(self.facts):
+            if not 0 <= t < plan:
+                raise ValueError(f"facts.{i}: trial {t} is outside the plan (0..{plan - 1})")
+            if t in counts:
+                raise ValueError(f"facts.{i}: trial {t} listed twice")
+            counts[t] = len(f)
         for key, rows in self.trials.items():
-            for r in rows:
-                if not r[4] and len(r[13]) != counts.get(r[0], 0):
+            if not rows:
+                raise ValueError(f"trials.{key}: no trial rows")
+            seen: dict[int, int] = {}
+            for i, r in enumerate(rows):
+                where = f"trials.{key}.{i}"
+                if not 0 <= r[0] < plan:
+                    raise ValueError(f"{where}: trial {r[0]} is outside the plan (0..{plan - 1})")
+                if r[0] in seen:
+                    raise ValueError(f"{where}: trial {r[0]} repeats row {seen[r[0]]}")
+                seen[r[0]] = i
+                if not r[4] and len(r[-1]) != counts.get(r[0], 0):
                     raise ValueError(
-                        f"trials.{key}: trial {r[0]} has {len(r[13])} fact states, the fact "
+                        f"{where}: trial {r[0]} has {len(r[-1])} fact states, the fact "
                         f"table lists {counts.get(r[0], 0)}"
                     )
         return self
@@ -128,17 +171,21 @@ class BaselineFile(_Model):
     def _columns(self) -> BaselineFile:
         if tuple(self.trial_columns) != TRIAL_COLUMNS:
             raise ValueError(f"trial_columns must be {list(TRIAL_COLUMNS)}")
+        if not self.cases:
+            raise ValueError("cases: none (an empty baseline gates nothing)")
         return self
 
 
 def _state(f: FactState) -> str:
-    if not f.lost:
-        return f.leaf
-    return f"{f.leaf}/{'loud' if f.loud else 'silent'}@{f.blame_level or ''}"
+    state = f.leaf
+    if f.lost:
+        state += f"/{'loud' if f.loud else 'silent'}@{f.blame_level or ''}"
+    return state + (f"~inverted@{f.inverted_at}" if f.inverted_at else "")
 
 
 def _row(t: TrialOutcome) -> list[Any]:
     flags = [int(t.collapsed), int(t.silent), int(t.loud), int(t.error)]
+    flags += [int(t.over_budget), int(t.stopped)]
     counts = [t.tokens_read, t.tokens_emitted, t.tokens_unread, t.pin_tokens, t.calls]
     states = [_state(f) for f in t.facts]
     return [t.trial, *flags, *counts, t.floor_retries, t.budget_retries, t.blame_level, states]
@@ -146,11 +193,29 @@ def _row(t: TrialOutcome) -> list[Any]:
 
 def _outcome(r: TrialRow, facts: list[tuple[str, str]]) -> TrialOutcome:
     states = []
-    for (fact_id, cls), state in zip(facts, r[13], strict=False):
+    for (fact_id, cls), state in zip(facts, r[-1], strict=False):
         m = _STATE.match(state)
         assert m is not None  # validated by the model
-        states.append(FactState(fact_id, cls, m[1], bool(m[2]), m[2] == "loud", m[3] or None))
-    return TrialOutcome(*r[:13], facts=tuple(states))
+        lost, loud, blame, inverted = bool(m[2]), m[2] == "loud", m[3] or None, m[4] or None
+        states.append(FactState(fact_id, cls, m[1], lost, loud, blame, inverted))
+    return TrialOutcome(
+        trial=r[0],
+        collapsed=r[1],
+        silent=r[2],
+        loud=r[3],
+        error=r[4],
+        over_budget=r[5],
+        stopped=r[6],
+        tokens_read=r[7],
+        tokens_emitted=r[8],
+        tokens_unread=r[9],
+        pin_tokens=r[10],
+        calls=r[11],
+        floor_retries=r[12],
+        budget_retries=r[13],
+        blame_level=r[14],
+        facts=tuple(states),
+    )
 
 
 def _fact_table(case: CaseOutcomes) -> list[list[Any]]:
@@ -236,6 +301,12 @@ def read_baseline(path: str | Path) -> SuiteOutcomes:
             f"{p}: version: baseline schema {version} is newer than this compaction-sim reads "
             f"(up to {BASELINE_VERSION}); upgrade compaction-sim"
         )
+    if version == 1:
+        raise BaselineError(
+            f"{p}: version: baseline schema 1 counted a trial both silent and loud and has no "
+            "over_budget column, so it cannot be compared; rebuild it from a run with "
+            "`compsim baseline update RUN --name NAME`"
+        )
     if version < 1:
         raise BaselineError(f"{p}: version: unknown baseline schema {version}")
     try:
@@ -243,12 +314,13 @@ def read_baseline(path: str | Path) -> SuiteOutcomes:
     except ValidationError as exc:
         errs = exc.errors()
         err = errs[0]
-        loc = ".".join(str(x) for x in err["loc"]) or "<top>"
+        loc = ".".join(str(x) for x in err["loc"])
         value = err.get("input")
         shown = "" if isinstance(value, dict | list) else f" (got {repr(value)[:60]})"
         more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
         msg = str(err["msg"]).removeprefix("Value error, ")
-        raise BaselineError(f"{p}: {loc}: {msg}{shown}{more}") from None
+        where = f"{loc}: " if loc else ""  # a file-wide check names its own field
+        raise BaselineError(f"{p}: {where}{msg}{shown}{more}") from None
     cases = {}
     for name, c in doc.cases.items():
         table = {t: facts for t, facts in c.facts}

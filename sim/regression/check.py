@@ -4,7 +4,9 @@ gate expression x strategy under test (x class for `[*]`), every failure listed.
 Trials pair by (case, trial index) when the case's history spec is unchanged, so trial i saw
 the same L0 on both sides; otherwise the comparison is unpaired, and says so. Strategies pair
 by key, or by registry name when a changed argument changed the key. A case or strategy the
-baseline gates but the candidate lacks cannot pass: the gate is then inconclusive.
+baseline gates but the candidate lacks, one under test that the baseline does not hold (a new
+or renamed strategy would otherwise skip the gate), or a gate with no check at all cannot
+pass: the gate is then inconclusive.
 Exit codes: 0 pass, 1 regressed, 3 inconclusive (regressed beats inconclusive).
 """
 
@@ -17,6 +19,7 @@ from sim.grading.outcomes import SuiteOutcomes, base_name
 from sim.regression.expr import ALL_CLASSES, GateError, GateExpr
 from sim.regression.paired import Outcome, Sample, Verdict, compare_counts, compare_rates
 from sim.regression.specdiff import spec_warnings
+from sim.types import level_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,9 @@ class Check:
     paired: bool
     threshold: float
     outcome: Outcome
+    by_level: tuple[tuple[str, int, int], ...] = ()
+    """inverted_rate only: per level, the trials (baseline, candidate) whose first inversion
+    of a rule (of the class, when one is named) happened there."""
 
     @property
     def label(self) -> str:
@@ -48,12 +54,20 @@ class GateReport:
     warnings: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     pairs: tuple[tuple[str, str], ...] = field(default=())
+    ungated: tuple[str, ...] = ()
+    """What the candidate runs under test that the baseline does not hold: never a pass."""
+
+    @property
+    def undecided(self) -> tuple[str, ...]:
+        """Why the gate cannot pass apart from its checks, one line each."""
+        empty = () if self.checks else ("no check was evaluated: nothing was compared",)
+        return (*self.missing, *self.ungated, *empty)
 
     @property
     def verdict(self) -> Verdict:
         if any(c.verdict is Verdict.REGRESSED for c in self.checks):
             return Verdict.REGRESSED
-        if self.missing or any(c.verdict is Verdict.INCONCLUSIVE for c in self.checks):
+        if self.undecided or any(c.verdict is Verdict.INCONCLUSIVE for c in self.checks):
             return Verdict.INCONCLUSIVE
         return Verdict.PASS
 
@@ -64,8 +78,9 @@ class GateReport:
 
 def match_strategies(
     base: SuiteOutcomes, cand: SuiteOutcomes
-) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """(candidate key, baseline key) pairs, warnings, and baseline keys with no candidate."""
+) -> tuple[list[tuple[str, str]], list[str], list[str], list[str]]:
+    """(candidate key, baseline key) pairs, warnings, baseline keys with no candidate, and
+    candidate keys with no baseline."""
     bkeys = list(dict.fromkeys(k for c in base.cases.values() for k in c.gated))
     ckeys = list(dict.fromkeys(k for c in cand.cases.values() for k in c.gated))
     pairs = [(k, k) for k in ckeys if k in bkeys]
@@ -80,9 +95,8 @@ def match_strategies(
             left_b.remove(same[0])
             left_c.remove(ck)
             warnings.append(f"strategy {ck} is compared with baseline strategy {same[0]}")
-    warnings += [f"strategy {k} has no baseline: not gated" for k in left_c]
     pairs.sort(key=lambda p: ckeys.index(p[0]))  # the candidate's order, as in its tables
-    return pairs, warnings, left_b
+    return pairs, warnings, left_b, left_c
 
 
 def _sample(
@@ -123,6 +137,32 @@ def _sample(
     return Sample(False, values(base, bkey), values(cand, ckey))
 
 
+def _inversions(
+    side: SuiteOutcomes, cases: Sequence[str], key: str, cls: str | None
+) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for c in cases:
+        for t in side.cases[c].trials.get(key, ()):
+            if t.error:
+                continue
+            levels = {f.inverted_at for f in t.facts if f.inverted_at and cls in (None, f.cls)}
+            for level in levels:
+                counts[level] = counts.get(level, 0) + 1
+    return counts
+
+
+def _by_level(
+    base: SuiteOutcomes,
+    cand: SuiteOutcomes,
+    cases: Sequence[str],
+    keys: tuple[str, str],
+    cls: str | None,
+) -> tuple[tuple[str, int, int], ...]:
+    b, c = _inversions(base, cases, keys[1], cls), _inversions(cand, cases, keys[0], cls)
+    levels = sorted(set(b) | set(c), key=level_order)
+    return tuple((lv, b.get(lv, 0), c.get(lv, 0)) for lv in levels)
+
+
 def _classes(side: SuiteOutcomes, cases: Sequence[str], key: str) -> set[str]:
     return {f.cls for c in cases for t in side.cases[c].trials.get(key, ()) for f in t.facts}
 
@@ -151,14 +191,17 @@ def _check(
         outcome = compare_counts(sample, threshold)
     else:
         outcome = compare_rates(sample, threshold, alpha)
-    return Check(expr, cls, keys[0], keys[1], cases, sample.paired, threshold, outcome)
+    by_level = (
+        _by_level(base, cand, cases, keys, cls) if expr.metric.name == "inverted_rate" else ()
+    )
+    return Check(expr, cls, keys[0], keys[1], cases, sample.paired, threshold, outcome, by_level)
 
 
 def run_gate(
     base: SuiteOutcomes, cand: SuiteOutcomes, exprs: Sequence[GateExpr], alpha: float = 0.05
 ) -> GateReport:
     """Evaluate every expression for every strategy under test; never stops at a failure."""
-    pairs, warnings, lost = match_strategies(base, cand)
+    pairs, warnings, lost, new = match_strategies(base, cand)
     warnings = spec_warnings(base, cand) + warnings
     shared = [c for c in base.cases if c in cand.cases]
     missing = [
@@ -174,7 +217,13 @@ def run_gate(
         for k in base.cases[c].gated
         if k in to_cand and to_cand[k] not in cand.cases[c].trials
     ]
-    warnings += [f"case {c} has no baseline: not gated" for c in cand.cases if c not in base.cases]
+    update = "record it with `compsim baseline update RUN --name NAME` once reviewed"
+    ungated = [f"strategy {k} has no baseline, so it is not gated; {update}" for k in new]
+    ungated += [
+        f"case {c} has no baseline, so it is not gated; {update}"
+        for c in cand.cases
+        if c not in base.cases and cand.cases[c].gated
+    ]
     checks: list[Check] = []
     for expr in exprs:
         cases = tuple(shared)
@@ -206,4 +255,6 @@ def run_gate(
                 )
             for cls in classes:
                 checks.append(_check(base, cand, expr, cls, keys, cases, alpha))
-    return GateReport(tuple(checks), alpha, tuple(warnings), tuple(missing), tuple(pairs))
+    return GateReport(
+        tuple(checks), alpha, tuple(warnings), tuple(missing), tuple(pairs), tuple(ungated)
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sim.errors import UserError
-from sim.grading.outcomes import TrialOutcome
+from sim.grading.outcomes import FactState, TrialOutcome
 
 
 class GateError(UserError):
@@ -46,15 +46,30 @@ class Metric:
 
 
 def _per_class(
-    test: Callable[[bool, bool, str], bool],
+    test: Callable[[list[FactState]], bool],
 ) -> Callable[[TrialOutcome, str], float | None]:
+    """The trial's value over its live facts of one class (None when it has none)."""
+
     def value(t: TrialOutcome, cls: str) -> float | None:
         facts = [f for f in t.facts if f.cls == cls]
         if not facts:
             return None
-        return float(any(test(f.lost, f.loud, f.leaf) for f in facts))
+        return float(test(facts))
 
     return value
+
+
+def _lost(facts: list[FactState]) -> list[FactState]:
+    return [f for f in facts if f.lost]
+
+
+def _silent(facts: list[FactState]) -> bool:
+    return any(not f.loud for f in _lost(facts))
+
+
+def _loud(facts: list[FactState]) -> bool:
+    lost = _lost(facts)
+    return bool(lost) and all(f.loud for f in lost)
 
 
 def _count(attr: str, doc: str) -> Metric:
@@ -67,30 +82,43 @@ METRICS: dict[str, Metric] = {
         Metric(
             "collapse_rate",
             "rate",
-            "trials where a live constraint ends below its recall floor at the leaf",
+            "trials where a live constraint ends below its recall floor at the leaf "
+            "(= silent + loud)",
             lambda t: float(t.collapsed),
-            _per_class(lambda lost, loud, leaf: lost),
+            _per_class(lambda fs: bool(_lost(fs))),
         ),
         Metric(
             "silent_collapse_rate",
             "rate",
-            "collapsed and no level raised or flagged anything",
+            "collapsed, and the loss of some lost constraint was never raised or flagged",
             lambda t: float(t.silent),
-            _per_class(lambda lost, loud, leaf: lost and not loud),
+            _per_class(_silent),
         ),
         Metric(
             "loud_failure_rate",
             "rate",
-            "a level raised RecallFloorViolation or flagged the loss",
+            "collapsed, and every lost constraint's loss was raised or flagged by a level",
             lambda t: float(t.loud),
-            _per_class(lambda lost, loud, leaf: lost and loud),
+            _per_class(_loud),
+        ),
+        Metric(
+            "stopped_rate",
+            "rate",
+            "a level raised and the ladder stopped with nothing lost (not a collapse)",
+            lambda t: float(t.stopped),
         ),
         Metric(
             "inverted_rate",
             "rate",
-            "a constraint reaches the leaf with its polarity flipped",
-            lambda t: float(any(f.leaf == "inverted" for f in t.facts)),
-            _per_class(lambda lost, loud, leaf: leaf == "inverted"),
+            "some level (any, not only the leaf) held a live constraint with its polarity flipped",
+            lambda t: float(t.inverted),
+            _per_class(lambda fs: any(f.inverted_at for f in fs)),
+        ),
+        Metric(
+            "over_budget_rate",
+            "rate",
+            "trials where some level emitted more tokens than its budget",
+            lambda t: float(t.over_budget),
         ),
         Metric(
             "error_rate",
@@ -192,6 +220,7 @@ DEFAULT_GATE = (
     "silent_collapse_rate:+0.00",
     "silent_collapse_rate[*]:+0.00",
     "collapse_rate:+0.02",
+    "over_budget_rate:+0.00",
     "tokens_emitted:+5%",
 )
 """What `compsim check` gates on when no --fail is given."""

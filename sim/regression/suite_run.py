@@ -10,6 +10,7 @@ baseline file, so `compsim check` and `compsim baseline update` take any of them
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sim.files import DataError, parse_json, read_capped
 from sim.grading.outcomes import CaseOutcomes, SuiteOutcomes, group_rows
-from sim.runs.results import SUMMARY_JSON, Run, RunStoreError, load_run
+from sim.runs.results import SUMMARY_JSON, Run, RunIncompleteWarning, RunStoreError, load_run
 from sim.runs.store import atomic_write
 
 SUITE_RUN_VERSION = 1
@@ -78,6 +79,8 @@ def read_suite_manifest(out: Path) -> SuiteRunManifest:
 
 def _run_cases(run: Run, name: str, version: int) -> dict[str, CaseOutcomes]:
     """One case per cell (`name` alone for a single cell); unfinished or empty runs refused."""
+    if run.incomplete_text:
+        raise RunStoreError(f"{run.path}: {run.incomplete_text}")
     if not (run.path / SUMMARY_JSON).exists():
         raise RunStoreError(
             f"{run.path}: no results: the run has not finished (no {SUMMARY_JSON}); "
@@ -97,6 +100,13 @@ def _run_cases(run: Run, name: str, version: int) -> dict[str, CaseOutcomes]:
     return out
 
 
+def _load(path: Path) -> Run:
+    """load_run without its warning: an incomplete run is refused by _run_cases, in one line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunIncompleteWarning)
+        return load_run(path)
+
+
 def load_outcomes(path: str | Path) -> SuiteOutcomes:
     """A suite run, a run directory or a baseline file, reduced to per-trial outcomes."""
     p = Path(path)
@@ -111,14 +121,14 @@ def load_outcomes(path: str | Path) -> SuiteOutcomes:
         cases: dict[str, CaseOutcomes] = {}
         commit = None
         for case in manifest.cases:
-            run = load_run(p / case.name)
+            run = _load(p / case.name)
             commit = commit or run.meta.git.commit
             cases.update(_run_cases(run, case.name, case.version))
         source = {"run": p.name, "commit": commit}
         return SuiteOutcomes(
             manifest.suite, manifest.suite_version, manifest.harness_version, cases, source
         )
-    run = load_run(p)
+    run = _load(p)
     name = str(run.meta.scenario.get("name") or p.name)
     source = {"run": p.name, "commit": run.meta.git.commit}
     return SuiteOutcomes(name, 0, run.meta.harness_version, _run_cases(run, name, 0), source)

@@ -65,8 +65,21 @@ def evidence(check: Check, alpha: float) -> str:
     return f"{level} CI {interval(check)}, {o.test} on {trials_text(check)} trials{scope}"
 
 
+def levels_text(check: Check) -> str:
+    """inverted_rate's diagnosis: where the rules were first reversed, per level."""
+    if not check.by_level:
+        return ""
+    cand = ", ".join(f"{lv} in {c}" for lv, _, c in check.by_level)
+    base = ", ".join(f"{lv} in {b}" for lv, b, _ in check.by_level)
+    return f"; first inverted at {cand} trials (baseline: {base})"
+
+
 def message(check: Check, alpha: float) -> str:
     """One sentence for a failing or undecided check (what the exact-message tests read)."""
+    return _message(check, alpha) + levels_text(check)
+
+
+def _message(check: Check, alpha: float) -> str:
     o = check.outcome
     who = f"{check.label} for {check.strategy}"
     if check.strategy != check.baseline_strategy:
@@ -159,6 +172,10 @@ def summary_line(report: GateReport) -> str:
     parts = [f"{bad} of {n} checks regressed", f"{open_} inconclusive"]
     if report.missing:
         parts.append(f"{len(report.missing)} missing from the candidate")
+    if report.ungated:
+        parts.append(f"{len(report.ungated)} without a baseline")
+    if not report.checks:
+        parts.append("nothing compared")
     return f"gate: {report.verdict.value}: {', '.join(parts)} (exit {report.exit_code})"
 
 
@@ -168,7 +185,7 @@ def findings(report: GateReport) -> list[str]:
         for c in report.checks
         if c.verdict is not Verdict.PASS
     ]
-    return out + [f"INCONCLUSIVE: {m}" for m in report.missing]
+    return out + [f"INCONCLUSIVE: {m}" for m in report.undecided]
 
 
 def render_text(report: GateReport, refs: Sequence[dict[str, Any]], title: str) -> str:
@@ -235,6 +252,7 @@ def render_json(report: GateReport, refs: Sequence[dict[str, Any]], title: str) 
         "alpha": report.alpha,
         "checks": checks,
         "missing": list(report.missing),
+        "ungated": list(report.ungated),
         "warnings": list(report.warnings),
         "references": list(refs),
     }

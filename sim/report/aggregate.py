@@ -26,7 +26,7 @@ from sim.report.frames import (
     ordered,
     trials_frame,
 )
-from sim.runs.records import RATES, TOKEN_COLUMNS
+from sim.runs.records import PLAIN_RATES, RATES, TOKEN_COLUMNS
 from sim.runs.stats import wilson
 
 __all__ = [
@@ -72,8 +72,9 @@ def _summary(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         rec["trials"], rec["errors"] = n, len(all_) - n
         for rate in RATES:
             _rate(rec, rate, int(g[rate].sum()) if n else 0, n)
-        over = g["over_budget"].fillna(False).astype(bool) if "over_budget" in g else None
-        rec["over_budget_rate"] = float(over.mean()) if n and over is not None else float("nan")
+        for plain in PLAIN_RATES:
+            flag = g[plain].fillna(False).astype(bool) if plain in g else None
+            rec[f"{plain}_rate"] = float(flag.mean()) if n and flag is not None else float("nan")
         rec["retries_per_trial"] = float(g["retries"].mean()) if n else 0.0
         for col in (*TOKEN_COLUMNS, "retry_tokens"):
             rec[col] = float(g[col].mean()) if n else 0.0

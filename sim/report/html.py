@@ -101,6 +101,10 @@ def tables_html(agg: Aggregates) -> str:
             ("loud [95% CI]", "loud"),
         )
     ]
+    plain = [
+        (h, (lambda r, c=c: "-" if r.get(c) is None or r[c] != r[c] else _pct(float(r[c]))))
+        for h, c in (("over budget", "over_budget_rate"), ("stopped", "stopped_rate"))
+    ]
     cost = [
         ("retries/trial", lambda r: f"{r['retries_per_trial']:.2f}"),
         *(
@@ -119,11 +123,14 @@ def tables_html(agg: Aggregates) -> str:
     fact_cols = [("facts", "facts"), *rates]
     parts = [
         '<h2 id="rates">Rates, retries and tokens per trial</h2>',
-        '<p class="note">Collapse: a live constraint ends below its recall floor. Silent: and no'
-        " level raised or flagged it. Loud: a level raised or flagged. Token columns are means"
-        " per trial; cost = tokens emitted (pins included) + estimated retry tokens.</p>",
+        '<p class="note">Collapse: a live constraint ends below its recall floor at the leaf;'
+        " every collapse is silent or loud, never both. Silent: some lost constraint's loss was"
+        " never raised or flagged by any level. Loud: every lost constraint's loss was raised or"
+        " flagged. Stopped (not a collapse): a level raised and the ladder stopped with nothing"
+        " lost. Token columns are means per trial; cost = tokens emitted (pins included) +"
+        " estimated retry tokens.</p>",
         _frame(agg.summary, [("cell", "cell"), ("strategy", "strategy"), ("trials", "trials"),
-                             ("errors", "errors"), *rates, *cost], 2),
+                             ("errors", "errors"), *rates, *plain, *cost], 2),
         '<h2 id="survival-table">Survival per level</h2>',
         '<p class="note">Share of live planted facts at or above their floor at each level, over'
         " the trials that reached the level (a loud stop ends a trial's ladder), with n.</p>",
@@ -242,9 +249,11 @@ def render_report(
     *,
     plots: bool = True,
     judge: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
+    incomplete: str | None = None,
 ) -> str:
     """The whole page as a string; `plots=False` leaves the figures out (they take most of
-    the time to build); `judge` adds the judge grader's agreement and disagreements."""
+    the time to build); `judge` adds the judge grader's agreement and disagreements;
+    `incomplete` (sim.runs.results.Run.incomplete_text) heads the page of a run cut short."""
     view = run_view(manifest)
     agg = aggregate_run(rows, manifest)
     payload = trace_payload(traces, view.strategies, view.cells)
@@ -271,6 +280,7 @@ def render_report(
             f"<style>{style}</style></head><body>",
             f"<header><h1>compaction-sim report: {escape(name)}</h1>",
             f'<p class="note">{escape(str(scenario.get("description") or ""))}</p>',
+            f'<p class="warn">{escape(incomplete)}</p>' if incomplete else "",
             f"<p>{_scale(agg)}</p>",
             _headline(agg),
             '<nav><a href="#spec">spec</a><a href="#rates">rates</a><a href="#survival-table">'
@@ -340,5 +350,8 @@ def write_report(run: RunLike, path: str | Path, *, plots: bool = True) -> Path:
 
     where = getattr(run, "path", None)
     judge = read_judgements(Path(where)) if where is not None else None
-    html = render_report(run.rows(), run.traces, run.manifest, plots=plots, judge=judge)
+    incomplete = getattr(run, "incomplete_text", None)
+    html = render_report(
+        run.rows(), run.traces, run.manifest, plots=plots, judge=judge, incomplete=incomplete
+    )
     return write_file(Path(path), html.encode("utf-8"))

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 KEYS = ("cell", "strategy")
 _RATES = (("collapsed", "collapse"), ("silent", "silent"), ("loud", "loud"))
+_PLAIN = (("over budget", "over_budget_rate"), ("stopped", "stopped_rate"))
 
 
 def pct(x: float) -> str:
@@ -71,15 +72,16 @@ def format_table(summary: pd.DataFrame, by: str | Sequence[str] = "strategy") ->
     keys = _label_cols(summary, [by] if isinstance(by, str) else list(by))
     counts = [c for c in ("trials", "errors") if c in summary]
     cost = [spec for spec in _COST if spec[1] in summary]
-    over = ["over budget"] if "over_budget_rate" in summary else []  # the first counter
-    head = [*keys, *counts, *(f"{h} [95% CI]" for _, h in _RATES), *over]
+    # the first counter, and trials whose ladder stopped with nothing lost (not a collapse)
+    plain = [(h, c) for h, c in _PLAIN if c in summary]
+    head = [*keys, *counts, *(f"{h} [95% CI]" for _, h in _RATES), *(h for h, _ in plain)]
     head += [h for h, _, _ in cost]
     lines = []
     for _, r in summary.iterrows():
         row = [str(r[k]) for k in keys] + [str(int(r[c])) for c in counts]
         row += [rate_ci(r, name) for name, _ in _RATES]
-        if over:
-            rate = r["over_budget_rate"]
+        for _, col in plain:
+            rate = r[col]
             row.append("-" if rate is None or rate != rate else pct(float(rate)))
         row += [fmt.format(r[col]) for _, col, fmt in cost]
         lines.append([*row, str(r["blame_level"])])

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from sim.runs.moments import Moments as Moments
     from sim.runs.moments import read_moments as read_moments
     from sim.runs.results import Run as Run
+    from sim.runs.results import RunIncompleteWarning as RunIncompleteWarning
     from sim.runs.results import load_run as load_run
     from sim.runs.row_schema import TraceRow as TraceRow
     from sim.runs.row_schema import TrialRow as TrialRow
@@ -43,6 +44,7 @@ _EXPORTS = {
     "InProcessExecutor": "sim.runs.sweep",
     "LocalExecutor": "sim.runs.sweep",
     "Run": "sim.runs.results",
+    "RunIncompleteWarning": "sim.runs.results",
     "RunResult": "sim.runs.runner",
     "Scenario": "sim.runs.scenario",
     "TrialSpec": "sim.runs.sweep",

@@ -11,7 +11,10 @@ from sim.types import FactGrade, LevelRecord, TrialRecord
 ROW_VERSION = 1
 
 RATES = ("collapsed", "silent", "loud")
-"""The trial outcomes every rate is taken of (row fields, one boolean each)."""
+"""The trial outcomes every rate is taken of (row fields, one boolean each): collapsed is
+silent + loud, never both (sim.types.trial_outcome)."""
+PLAIN_RATES = ("over_budget", "stopped")
+"""Row booleans shown as plain shares beside the rates (absent in older rows: False)."""
 TOKEN_COLUMNS = ("tokens_read", "tokens_emitted", "tokens_unread", "pin_tokens", "calls")
 """The per-trial token and call totals every summary averages (row fields)."""
 
@@ -84,6 +87,7 @@ def trial_row(rec: TrialRecord, trial: int, cell: str = "") -> dict[str, Any]:
         "collapsed": rec.collapsed,
         "silent": rec.silent,
         "loud": rec.loud,
+        "stopped": rec.stopped,
         # a level emitted more than its budget (keep_all, an overflowing budget-open call): the
         # first counter failed, whatever the facts did
         "over_budget": any(not lv.budget_ok for lv in rec.levels),

@@ -27,6 +27,8 @@ report can show them; filter with `run.trials[run.trials.error.isna()]` for rate
 
 from __future__ import annotations
 
+import shlex
+import warnings
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -34,10 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sim.errors import UserError
+from sim.errors import RunStoreError as RunStoreError
+from sim.errors import one_line
 from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
 from sim.runs.row_schema import TraceRow, TrialRow, row_problem
+from sim.runs.unit_check import UnitCheck
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
     import pandas as pd
@@ -56,10 +60,6 @@ MAX_LINE_BYTES = 256 * 1024 * 1024
 """One row of trials.jsonl or traces.jsonl (a trace holds every level's text)."""
 MAX_JSONL_BYTES = 1 << 40
 """trials.jsonl and traces.jsonl are streamed, so only their lines need a tight cap."""
-
-
-class RunStoreError(UserError):
-    """A run directory that cannot be read or written as asked."""
 
 
 class _Model(BaseModel):
@@ -164,13 +164,20 @@ _MANIFEST_READERS: dict[int, Callable[[dict[str, Any]], Manifest]] = {
 def iter_jsonl(path: Path, model: type[BaseModel] | None = None) -> Iterator[dict[str, Any]]:
     """Rows of a JSONL file; a torn last line (a crash mid-write) is skipped, a bad line
     anywhere else is corruption and raises, and so does a row without `model`'s shape."""
+    return (row for _, row in numbered_jsonl(path, model))
+
+
+def numbered_jsonl(
+    path: Path, model: type[BaseModel] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """iter_jsonl's rows with their 1-based line numbers (what an error names)."""
     if not path.exists() and not path.is_symlink():
         return
     pending: bytes | None = None
     lineno = 0
     for raw in iter_lines(path, "run file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES):
         if pending is not None:
-            yield _parse_line(pending, path, lineno, model)
+            yield lineno, _parse_line(pending, path, lineno, model)
         lineno += 1
         pending = raw
     if pending is not None and pending.endswith(b"\n"):
@@ -179,7 +186,7 @@ def iter_jsonl(path: Path, model: type[BaseModel] | None = None) -> Iterator[dic
         except DataError as exc:
             if exc.position is not None:
                 return  # a torn tail that happens to end on a newline byte
-        yield _parse_line(pending, path, lineno, model)
+        yield lineno, _parse_line(pending, path, lineno, model)
 
 
 def _parse_line(
@@ -204,7 +211,11 @@ def _parse_line(
 
 
 class Run:
-    """A run directory loaded for analysis; frames are built on first use."""
+    """A run directory loaded for analysis; frames are built on first use.
+
+    `units_done` of `units_total` trial units are on disk; `incomplete` is true for a run that
+    was interrupted (or is still running), and `incomplete_text` says so in the words every
+    output uses. A trials.jsonl with a repeated or foreign row is refused, naming the line."""
 
     def __init__(self, path: Path, manifest: Manifest) -> None:
         self.path = path
@@ -212,6 +223,43 @@ class Run:
         self.manifest: dict[str, Any] = manifest.model_dump(mode="json")
         self.traces: list[dict[str, Any]] = sorted(
             iter_jsonl(path / TRACES, TraceRow), key=lambda t: str(t["trial_id"])
+        )
+        self.units_done = self._count_units()
+
+    def _check(self, rows: Iterator[tuple[int, dict[str, Any]]]) -> Iterator[dict[str, Any]]:
+        check = UnitCheck(self.meta, self.path / TRIALS)
+        for lineno, row in rows:
+            check.add(lineno, row)
+            yield row
+
+    def _count_units(self) -> int:
+        check = UnitCheck(self.meta, self.path / TRIALS)
+        for lineno, row in numbered_jsonl(self.path / TRIALS):
+            try:
+                check.add(lineno, row)
+            except RunStoreError:  # a row of the wrong shape: say what is wrong with it
+                problem = row_problem(TrialRow, row)
+                if problem is None:
+                    raise
+                raise RunStoreError(f"{self.path / TRIALS}: line {lineno}: {problem}") from None
+        return len(check.done)
+
+    @property
+    def units_total(self) -> int:
+        return self.meta.units_total
+
+    @property
+    def incomplete(self) -> bool:
+        return self.units_done < self.units_total
+
+    @property
+    def incomplete_text(self) -> str | None:
+        """`incomplete: N of M trials; resume with compsim run --resume DIR`, or None."""
+        if not self.incomplete:
+            return None
+        return (
+            f"incomplete: {self.units_done} of {self.units_total} trials; resume with "
+            f"compsim run --resume {shlex.quote(str(self.path))}"
         )
 
     @property
@@ -227,8 +275,8 @@ class Run:
         return list(seen)
 
     def rows(self) -> Iterator[dict[str, Any]]:
-        """Raw trials.jsonl rows, in file (completion) order."""
-        return iter_jsonl(self.path / TRIALS, TrialRow)
+        """Raw trials.jsonl rows, in file (completion) order, each checked against the plan."""
+        return self._check(numbered_jsonl(self.path / TRIALS, TrialRow))
 
     @cached_property
     def trials(self) -> pd.DataFrame:
@@ -281,7 +329,9 @@ class Run:
         return data
 
     def __repr__(self) -> str:
-        return f"Run({str(self.path)!r}, cells={len(self.meta.cells)}, trials={self.meta.trials})"
+        done = f", {self.incomplete_text.split(';')[0]}" if self.incomplete_text else ""
+        cells, trials = len(self.meta.cells), self.meta.trials
+        return f"Run({str(self.path)!r}, cells={cells}, trials={trials}{done})"
 
 
 FACT_COLUMNS = (
@@ -292,8 +342,17 @@ FACT_COLUMNS = (
 
 
 def load_run(path: str | Path) -> Run:
-    """Open a run directory for notebooks, reports and the gate."""
+    """Open a run directory for notebooks, reports and the gate. A run cut short loads (what is
+    on disk so far) with a RunIncompleteWarning and `run.incomplete` set; a trials.jsonl with a
+    repeated or foreign row raises RunStoreError naming the line."""
     run_dir = Path(path)
     if not run_dir.is_dir():
         raise RunStoreError(f"{run_dir}: no such run directory")
-    return Run(run_dir, read_manifest(run_dir))
+    run = Run(run_dir, read_manifest(run_dir))
+    if run.incomplete_text:
+        warnings.warn(one_line(run.incomplete_text), RunIncompleteWarning, stacklevel=2)
+    return run
+
+
+class RunIncompleteWarning(UserWarning):
+    """A run loaded before all its trials were on disk: its numbers are partial."""

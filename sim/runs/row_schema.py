@@ -77,6 +77,7 @@ class TrialRow(_Strict):
     collapsed: bool
     silent: bool
     loud: bool
+    stopped: bool = False
     over_budget: bool = False
     blame_level: str | None
     aborted_at: str | None = None

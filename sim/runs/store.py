@@ -31,6 +31,7 @@ from sim.runs.results import (
     RunStoreError,
     read_manifest,
 )
+from sim.runs.unit_check import UnitCheck
 from sim.runs.unit_set import UnitSet
 
 
@@ -234,23 +235,18 @@ class RunWriter:
         self.close()
 
 
-def _expected_rows(manifest: Manifest) -> dict[str, int]:
-    return {c.id: len(c.strategies) for c in manifest.cells}
-
-
 def repair(path: Path, manifest: Manifest) -> UnitSet:
     """Cut trials.jsonl after its last complete unit (dropping a torn line or a unit cut short
     by a crash) and keep only finished units' traces; returns the finished units."""
     trials = path / TRIALS
-    expected = _expected_rows(manifest)
-    done = UnitSet()
+    check = UnitCheck(manifest, trials)
     keep = 0
     _own_file(trials)
     _own_file(path / TRACES)
     if trials.exists():
         lines = iter_lines(trials, "trials file", RunStoreError, MAX_LINE_BYTES, MAX_JSONL_BYTES)
         with closing(lines):
-            offset, unit, count = 0, ("", -1), 0
+            offset = 0
             for lineno, raw in enumerate(lines, start=1):
                 offset += len(raw)
                 row = _complete_line(raw)
@@ -258,20 +254,12 @@ def repair(path: Path, manifest: Manifest) -> UnitSet:
                     if next(lines, None) is not None:
                         raise RunStoreError(f"{trials}: line {lineno}: corrupted mid-file")
                     break  # the torn tail of a crash
-                key = (str(row.get("cell") or ""), int(row["trial"]))
-                if key[0] not in expected:
-                    raise RunStoreError(f"{trials}: line {lineno}: cell {key[0]!r} not in run")
-                if (key != unit and 0 < count < expected[unit[0]]) or key in done:
-                    raise RunStoreError(f"{trials}: line {lineno}: trial units interleaved")
-                count = count + 1 if key == unit else 1
-                unit = key
-                if count == expected[key[0]]:
-                    done.add(key)
+                if check.add(lineno, row) is not None:
                     keep = offset
         if keep < trials.stat().st_size:
             os.truncate(trials, keep)
-    _filter_traces(path / TRACES, done)
-    return done
+    _filter_traces(path / TRACES, check.done)
+    return check.done
 
 
 def _own_file(path: Path) -> None:

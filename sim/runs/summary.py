@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.runs.records import RATES, TOKEN_COLUMNS, retry_tokens
+from sim.runs.records import PLAIN_RATES, RATES, TOKEN_COLUMNS, retry_tokens
 from sim.runs.stats import wilson
 
 SUMMARY_VERSION = 1
@@ -43,7 +43,8 @@ class _Group:
         self.trials += 1
         for rate in RATES:
             self.rates[rate] += bool(row[rate])
-        self.rates["over_budget"] += bool(row.get("over_budget"))  # absent in older rows
+        for plain in PLAIN_RATES:
+            self.rates[plain] += bool(row.get(plain))  # absent in older rows
         self.retries += int(row["floor_retries"]) + int(row["budget_retries"])
         for col in TOKEN_COLUMNS:
             self.tokens[col] += int(row[col])
@@ -60,7 +61,8 @@ class _Group:
             lo, hi = wilson(k, n)
             rec[f"{rate}_rate"] = k / n if n else None
             rec[f"{rate}_lo"], rec[f"{rate}_hi"] = lo, hi
-        rec["over_budget_rate"] = self.rates["over_budget"] / n if n else None
+        for plain in PLAIN_RATES:
+            rec[f"{plain}_rate"] = self.rates[plain] / n if n else None
         rec["retries_per_trial"] = self.retries / n if n else 0.0
         for col in TOKEN_COLUMNS:
             rec[col] = self.tokens[col] / n if n else 0.0

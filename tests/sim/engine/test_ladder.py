@@ -262,7 +262,8 @@ def test_pins_that_cannot_fit_abort_loudly_without_a_loss() -> None:
         trial_id="t",
         seed=0,
     )
-    assert rec.aborted_at == "L2" and rec.loud
+    assert rec.aborted_at == "L2" and rec.stopped  # it said so, and lost nothing: no collapse
+    assert not (rec.collapsed or rec.loud or rec.silent)
     assert "pin block" in (rec.failure or "")
     assert not any(o.lost for o in rec.outcomes)  # the runtime keeps its uncompacted context
 

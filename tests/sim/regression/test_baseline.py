@@ -38,11 +38,11 @@ def test_layout_is_compact_and_diffs_by_trial(tmp_path: Path) -> None:
     size = write_baseline(load_outcomes(FIXTURES / "continuity"), path)
     text = path.read_text()
     assert size == len(text.encode()) and size < 12_000
-    assert text.startswith('{\n "version": 1,\n "harness_version": ')  # version first
+    assert text.startswith('{\n "version": 2,\n "harness_version": ')  # version first
     lines = [ln.strip().rstrip(",") for ln in text.splitlines()]
     collapsed = [json.loads(ln) for ln in lines if "/silent@" in ln]
     assert len(collapsed) == 20  # one line per trial: all 20 collapsed silently
-    assert all(len(row) == 14 and row[2] == 1 for row in collapsed)
+    assert all(len(row) == 16 and row[2] == 1 and row[3] == 0 for row in collapsed)
     case = json.loads(text)["cases"]["mini"]
     assert case["facts"][0][1][:2] == [["f1", "prohibition"], ["f2", "ordering"]]
 
@@ -80,7 +80,14 @@ def test_missing_and_versionless_files(tmp_path: Path) -> None:
     (tmp_path / "old.json").write_text('{"version": 0}')
     with pytest.raises(BaselineError, match="unknown baseline schema 0"):
         read_baseline(tmp_path / "old.json")
-    assert BASELINE_VERSION == 1
+    assert BASELINE_VERSION == 2
+    (tmp_path / "v1.json").write_text('{"version": 1, "cases": {}}')
+    with pytest.raises(
+        BaselineError,
+        match=r"schema 1 counted a trial both silent and loud.*"
+        r"`compsim baseline update RUN --name NAME`$",
+    ):
+        read_baseline(tmp_path / "v1.json")
 
 
 def test_fact_states_must_match_the_fact_table(tmp_path: Path) -> None:

@@ -16,26 +16,27 @@ REPO = Path(__file__).resolve().parents[3]
 CASSETTE = REPO / "benchmarks" / "cassettes" / "qwen2.5-coder-1.5b.jsonl"
 SCENARIO = REPO / "scenarios" / "real_cassette.toml"
 
-# trial 0 (h01.json): (collapsed, silent, loud, aborted_at) per strategy, as recorded
+# trial 0 (h01.json): (collapsed, silent, loud, stopped, aborted_at) per strategy, as recorded;
+# continuity and five_sentences lost a rule silently at L1, then refused L2: silent, not loud
 EXPECTED = {
-    "budget_closed:compress": (False, False, True, "L1"),
-    "budget_closed:continuity": (True, True, True, "L2"),
-    "budget_closed:structured": (False, False, True, "L1"),
-    "budget_closed:lossless": (False, False, True, "L1"),
-    "budget_closed:handoff": (False, False, True, "L1"),
-    "budget_closed:progressive": (False, False, True, "L1"),
-    "budget_closed:priorities": (False, False, True, "L1"),
-    "budget_closed:constraints_section": (False, False, True, "L1"),
-    "budget_closed:five_sentences": (True, True, True, "L2"),
-    "floor_gated:compress": (False, False, True, "L1"),
-    "floor_gated:continuity": (True, False, True, "L1"),
-    "floor_gated:structured": (False, False, True, "L1"),
-    "floor_gated:lossless": (False, False, True, "L1"),
-    "floor_gated:handoff": (False, False, True, "L1"),
-    "floor_gated:progressive": (False, False, True, "L1"),
-    "floor_gated:priorities": (False, False, True, "L1"),
-    "floor_gated:constraints_section": (False, False, True, "L1"),
-    "floor_gated:five_sentences": (True, False, True, "L1"),
+    "budget_closed:compress": (False, False, False, True, "L1"),
+    "budget_closed:continuity": (True, True, False, False, "L2"),
+    "budget_closed:structured": (False, False, False, True, "L1"),
+    "budget_closed:lossless": (False, False, False, True, "L1"),
+    "budget_closed:handoff": (False, False, False, True, "L1"),
+    "budget_closed:progressive": (False, False, False, True, "L1"),
+    "budget_closed:priorities": (False, False, False, True, "L1"),
+    "budget_closed:constraints_section": (False, False, False, True, "L1"),
+    "budget_closed:five_sentences": (True, True, False, False, "L2"),
+    "floor_gated:compress": (False, False, False, True, "L1"),
+    "floor_gated:continuity": (True, False, True, False, "L1"),
+    "floor_gated:structured": (False, False, False, True, "L1"),
+    "floor_gated:lossless": (False, False, False, True, "L1"),
+    "floor_gated:handoff": (False, False, False, True, "L1"),
+    "floor_gated:progressive": (False, False, False, True, "L1"),
+    "floor_gated:priorities": (False, False, False, True, "L1"),
+    "floor_gated:constraints_section": (False, False, False, True, "L1"),
+    "floor_gated:five_sentences": (True, False, True, False, "L1"),
 }
 
 
@@ -61,10 +62,8 @@ def test_replay_makes_no_model_call(replay: Path) -> None:
 
 def test_outcomes_are_the_recorded_ones(replay: Path) -> None:
     rows = [json.loads(line) for line in (replay / "trials.jsonl").read_text().splitlines()]
-    got = {
-        _short(r["strategy"]): (r["collapsed"], r["silent"], r["loud"], r["aborted_at"])
-        for r in rows
-    }
+    fields = ("collapsed", "silent", "loud", "stopped", "aborted_at")
+    got = {_short(r["strategy"]): tuple(r[f] for f in fields) for r in rows}
     assert got == EXPECTED
     assert all(len(r["probes"]) == 3 for r in rows)  # every declared rule asked at the leaf
 
