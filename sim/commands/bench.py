@@ -24,13 +24,16 @@ from sim.regression.suite_run import (
     load_outcomes,
     write_suite_manifest,
 )
-from sim.regression.verdicts import table
+from sim.report.fit import WIDTH, fit
+from sim.report.rates import pct
 from sim.runs.manifest import harness_version, spec_hash
 from sim.runs.runner import run_grid
 from sim.runs.store import atomic_write
 
 SUMMARY = "summary.json"
 COLUMNS = ("strategy", "trials", "collapse", "silent", "loud", "retries", "emitted")
+"""Per case and strategy: rates as everywhere (sim.report.rates), retries and tokens emitted
+as means per trial."""
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,14 +108,14 @@ def run(args: argparse.Namespace) -> int:
             [
                 key,
                 str(int(s["trials"])),
-                *(f"{s[m]:.3f}" for m in ("collapse_rate", "silent_collapse_rate")),
-                f"{s['loud_failure_rate']:.3f}",
+                *(pct(s[m]) for m in ("collapse_rate", "silent_collapse_rate")),
+                pct(s["loud_failure_rate"]),
                 f"{s['retries_per_trial']:.2f}",
                 f"{s['tokens_emitted']:.0f}",
             ]
             for key, s in per.items()
         ]
-        print("\n".join(table(COLUMNS, rows)))
+        print(fit(COLUMNS, rows, 1, WIDTH))
     print(f"\nsuite {suite.name} v{suite.version}: {len(cases)} cases in {seconds:.1f} s -> {out}")
     print(f"gate it: compsim check {out} --baseline results/baselines/default.json")
     if errors:

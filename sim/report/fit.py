@@ -1,9 +1,10 @@
 """Terminal tables that fit a terminal: at most `WIDTH` (100) columns, whatever the names.
 
-A table too wide first has its long label cells (strategy keys with arguments, cell ids) cut,
-each cut cell marked `…1`, `…2` and written out in full under the table, so nothing is hidden;
-if it is still too wide, its value columns wrap into blocks that repeat the labels. Every cell
-is escaped for the terminal (sim.report.escape.term).
+A table too wide has its value columns wrapped into blocks that repeat the label columns
+(strategy, cell). Only when the labels leave no room for even one value column are the long
+label cells (strategy keys with arguments, cell ids) cut, each cut cell marked `…1`, `…2` and
+written out in full under the table, so nothing is hidden. Every cell is escaped for the
+terminal (sim.report.escape.term).
 """
 
 from __future__ import annotations
@@ -38,10 +39,11 @@ def _total(widths: Sequence[int]) -> int:
 def _cut(
     head: Sequence[str], rows: list[list[str]], left: int, width: int
 ) -> tuple[list[list[str]], list[str]]:
-    """Shorten the widest label columns until the table fits (or they reach MIN_LABEL)."""
+    """Shorten the widest label columns until they take at most `width` columns together
+    (or each reaches MIN_LABEL)."""
     widths = _widths(head, rows)
     caps = list(widths[:left])
-    excess = _total(widths) - width
+    excess = _total(caps) - width
     while excess > 0:
         i = max(range(left), key=lambda k: caps[k], default=None)
         if i is None or caps[i] <= max(MIN_LABEL, len(head[i])):
@@ -73,13 +75,18 @@ def fit(
     left: int = 1,
     width: int = WIDTH,
 ) -> str:
-    """The table as text, every line at most `width` columns (labels cut with a note, value
-    columns wrapped into blocks, in that order); `left` label columns are left-aligned."""
+    """The table as text, every line at most `width` columns (value columns wrapped into
+    blocks; labels cut, with a note, only when that is not enough); `left` label columns are
+    left-aligned."""
     head = [term(h) for h in head]
     cells = [[term(c) for c in r] for r in rows]
     if _total(_widths(head, cells)) <= width:
         return "\n".join(_render(head, cells, left))
-    cells, notes = _cut(head, cells, left, width)
+    widths = _widths(head, cells)
+    widest = max(widths[left:], default=0) + len(GAP)
+    notes: list[str] = []
+    if _total(widths[:left]) + widest > width:  # labels too long for even one value column
+        cells, notes = _cut(head, cells, left, width - widest)
     widths = _widths(head, cells)
     blocks: list[list[int]] = []
     room = width - _total(widths[:left]) if left else width + len(GAP)

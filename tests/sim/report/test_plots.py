@@ -13,8 +13,8 @@ def test_every_plot_is_written_as_png_and_svg(tmp_path: Path) -> None:
     rows, traces = tiny_run()
     paths = write_plots(FakeRun(tmp_path, rows, traces), tmp_path / "plots")
     assert sorted(p.name for p in paths) == sorted(
-        f"{n}.{x}" for n in PLOTS for x in ("png", "svg")
-    )
+        f"{n}.{x}" for n in PLOTS if n != "sweep" for x in ("png", "svg")
+    )  # one cell: no figure across cells
     for p in paths:
         data = p.read_bytes()
         assert len(data) > 5000, p
@@ -23,7 +23,7 @@ def test_every_plot_is_written_as_png_and_svg(tmp_path: Path) -> None:
         else:
             assert (
                 b"<svg" in data
-                and b"Survival funnel" in (tmp_path / "plots/survival.svg").read_bytes()
+                and b"Survival" in (tmp_path / "plots/survival.svg").read_bytes()
             )
     assert not list((tmp_path / "plots").glob("*.tmp"))
 
@@ -31,19 +31,30 @@ def test_every_plot_is_written_as_png_and_svg(tmp_path: Path) -> None:
 def test_same_data_gives_same_bytes() -> None:
     rows, _ = tiny_run()
     first, again = aggregate(rows), aggregate(list(reversed(rows)), strategies=STRATEGIES)
-    a, b = PLOTS["survival"](first, CELL), PLOTS["survival"](again, CELL)
+    a, b = PLOTS["survival"](first, [CELL]), PLOTS["survival"](again, [CELL])
     svg = render(a, "svg")
     assert svg == render(b, "svg") and b"Date" not in svg
     assert render(a, "png") == render(b, "png")
 
 
-def test_a_run_with_several_cells_gets_one_set_of_figures_per_cell() -> None:
+def test_a_sweep_gets_one_figure_per_kind_and_one_across_cells() -> None:
     rows, _ = tiny_run()
     other = [{**r, "cell": "depth=$0.5 <x>"} for r in rows]
-    stems = [stem for stem, _, _ in plan(aggregate(rows + other, cells=["tiny", other[0]["cell"]]))]
-    assert len(stems) == 2 * len(PLOTS)
-    assert "survival-00-tiny" in stems  # the manifest's cell order wins over names
-    assert "survival-01-depth=_0.5_x_" in stems  # `$` would start mathtext; `<` is no file name
+    agg = aggregate(rows + other, cells=["tiny", other[0]["cell"]])
+    planned = plan(agg)
+    stems = [stem for stem, _, _ in planned]
+    assert stems[0] == "sweep" and planned[0][2] == ("tiny", "depth=$0.5 <x>")
+    assert {"survival", "blame", "cost_vs_silent", "retries"} <= set(stems)
+    assert "depth_heatmap-00-tiny" in stems  # the manifest's cell order wins over names
+    assert "depth_heatmap-01-depth=_0.5_x_" in stems  # `$` starts mathtext; `<` no file name
+    assert len(stems) == len(PLOTS) + 1  # two heatmaps (the cells are no depth sweep)
+
+
+def test_many_cells_make_pages_of_twelve_panels_not_a_file_each() -> None:
+    rows, _ = tiny_run()
+    many = [{**r, "cell": f"c{i:02d}"} for i in range(13) for r in rows]
+    stems = [stem for stem, name, _ in plan(aggregate(many)) if name == "survival"]
+    assert stems == ["survival-1", "survival-2"]
 
 
 def test_pareto_front_keeps_only_undominated_points() -> None:
