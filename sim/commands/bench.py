@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from sim.commands.run import RUNS_DIR, add_jobs, add_overrides, jobs_from
 from sim.commands.user_code import add_user_code_args, entries
@@ -47,6 +48,21 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_user_code_args(p)
     p.set_defaults(func=run, traces=0)
+
+
+def case_table(per: dict[str, dict[str, Any]]) -> str:
+    """One case's strategies as a table fitted to 100 columns, rates as everywhere."""
+    rows = [
+        [
+            key,
+            str(int(s["trials"])),
+            *(pct(s[m]) for m in ("collapse_rate", "silent_collapse_rate", "loud_failure_rate")),
+            f"{s['retries_per_trial']:.2f}",
+            f"{s['tokens_emitted']:.0f}",
+        ]
+        for key, s in per.items()
+    ]
+    return fit(COLUMNS, rows, 1, WIDTH)
 
 
 def default_out(suite: Suite, hashes: list[str]) -> Path:
@@ -104,18 +120,7 @@ def run(args: argparse.Namespace) -> int:
     atomic_write(out / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     for name, per in summary.items():
         print(f"\n{name}")
-        rows = [
-            [
-                key,
-                str(int(s["trials"])),
-                *(pct(s[m]) for m in ("collapse_rate", "silent_collapse_rate")),
-                pct(s["loud_failure_rate"]),
-                f"{s['retries_per_trial']:.2f}",
-                f"{s['tokens_emitted']:.0f}",
-            ]
-            for key, s in per.items()
-        ]
-        print(fit(COLUMNS, rows, 1, WIDTH))
+        print(case_table(per))
     print(f"\nsuite {suite.name} v{suite.version}: {len(cases)} cases in {seconds:.1f} s -> {out}")
     print(f"gate it: compsim check {out} --baseline results/baselines/default.json")
     if errors:

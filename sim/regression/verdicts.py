@@ -201,7 +201,7 @@ def render_text(
     width = None if wide else WIDTH
     drop = {head.index("strategy"), *(() if wide else (head.index(h) for h in _WIDE_ONLY))}
     keep = [i for i in range(len(head)) if i not in drop]
-    lines = [term(title), ""]
+    lines = [*textwrap.wrap(term(title), width or 10**9, subsequent_indent="  "), ""]
     groups: dict[str, list[Check]] = {}
     for c in report.checks:
         groups.setdefault(c.strategy, []).append(c)

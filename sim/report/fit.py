@@ -36,8 +36,28 @@ def _total(widths: Sequence[int]) -> int:
     return sum(widths) + len(GAP) * (len(widths) - 1)
 
 
+def _note(tag: str, full: str, width: int) -> list[str]:
+    return textwrap.wrap(f"{tag} {full}", width, initial_indent="  ", subsequent_indent="    ")
+
+
+def _cut_heads(
+    head: list[str], rows: Sequence[Sequence[str]], left: int, width: int
+) -> tuple[list[str], list[str]]:
+    """Value-column headers (a strategy key over a column of rates) cut to their column's
+    widest cell, never under MIN_LABEL, each marked and written out in full."""
+    notes: list[str] = []
+    out = list(head)
+    for i in range(left, len(head)):
+        cap = max(MIN_LABEL, *(len(r[i]) for r in rows)) if rows else MIN_LABEL
+        if len(head[i]) > cap:
+            tag = f"…h{len(notes) + 1}"
+            out[i] = head[i][: cap - len(tag)] + tag
+            notes += _note(tag, head[i], width)
+    return out, notes
+
+
 def _cut(
-    head: Sequence[str], rows: list[list[str]], left: int, width: int
+    head: Sequence[str], rows: list[list[str]], left: int, width: int, note_width: int
 ) -> tuple[list[list[str]], list[str]]:
     """Shorten the widest label columns until they take at most `width` columns together
     (or each reaches MIN_LABEL)."""
@@ -61,9 +81,7 @@ def _cut(
                 if r[i] not in cut:
                     tag = f"…{len(cut) + 1}"
                     cut[r[i]] = r[i][: caps[i] - len(tag)] + tag
-                    notes += textwrap.wrap(
-                        f"{tag} {r[i]}", width, initial_indent="  ", subsequent_indent="    "
-                    )
+                    notes += _note(tag, r[i], note_width)
                 new[i] = cut[r[i]]
         out.append(new)
     return out, notes
@@ -82,11 +100,12 @@ def fit(
     cells = [[term(c) for c in r] for r in rows]
     if _total(_widths(head, cells)) <= width:
         return "\n".join(_render(head, cells, left))
+    head, notes = _cut_heads(head, cells, left, width)
     widths = _widths(head, cells)
     widest = max(widths[left:], default=0) + len(GAP)
-    notes: list[str] = []
     if _total(widths[:left]) + widest > width:  # labels too long for even one value column
-        cells, notes = _cut(head, cells, left, width - widest)
+        cells, more = _cut(head, cells, left, width - widest, width)
+        notes += more
     widths = _widths(head, cells)
     blocks: list[list[int]] = []
     room = width - _total(widths[:left]) if left else width + len(GAP)

@@ -9,11 +9,13 @@ by collapse rate; a sweep's headline shows the first few and says how many more 
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import pandas as pd
 
 from sim.grading.outcomes import REFERENCES, base_name
+from sim.report.fit import WIDTH
 from sim.report.rates import pct_ci
 
 SHOWN = 5
@@ -76,8 +78,9 @@ def headline_lines(summary: pd.DataFrame, shown: int = SHOWN) -> list[str]:
     note = f" (baselines {', '.join(refs)} are not ranked)" if refs else ""
     if not found:
         return [f"No silent collapse{' outside the baselines' if refs else ''}.{note}"]
-    lines = [f"Worst silent collapse, ranked{note}:"]
-    lines += [f"{i:>2}. {f.text()}" for i, f in enumerate(found[:shown], 1)]
+    lines = textwrap.wrap(f"Worst silent collapse, ranked{note}:", WIDTH)
+    for i, f in enumerate(found[:shown], 1):
+        lines += textwrap.wrap(f"{i:>2}. {f.text()}", WIDTH, subsequent_indent="    ")
     if len(found) > shown:
         lines.append(f"    and {len(found) - shown} more with silent collapse (--only-failures)")
     return lines

@@ -169,6 +169,23 @@ def format_pivot(summary: pd.DataFrame, rate: str) -> str:
     return align(["cell", *strategies], lines, left=1)
 
 
+def format_summary(summary: pd.DataFrame, *, wide: bool = False) -> str:
+    """What `compsim run` prints when a run ends: the headline, then the rates table (one
+    cell) or the silent and collapse rates as one line per cell (a sweep; `wide`: every
+    cell's table)."""
+    head = "\n".join(headline_lines(summary))
+    cells = [] if summary.empty else list(dict.fromkeys(summary["cell"]))
+    if len(cells) <= 1:
+        return f"{head}\n\n{format_table(summary, KEYS, wide=wide)}"
+    if wide:
+        return f"{head}\n\n{format_table(summary, KEYS, wide=True)}"
+    silent, collapse = format_pivot(summary, "silent"), format_pivot(summary, "collapsed")
+    parts = [head, f"silent collapse per cell (% of trials)\n{silent}"]
+    if collapse != silent:
+        parts.append(f"collapse per cell, silent or loud (% of trials)\n{collapse}")
+    return "\n\n".join(parts)
+
+
 TITLES = {
     "rates": "Rates per trial (retries and token cost are means per trial)",
     "survival": "Survival: planted rules still usable at each level (at or above their floor)",
@@ -181,11 +198,14 @@ TITLES = {
 def _only(agg: Aggregates) -> Aggregates:
     """The aggregates cut to the cell × strategy pairs that failed (--only-failures)."""
     keep = pairs(failing(agg.summary))
-    cut = {
-        name: keep_pairs(getattr(agg, name), keep)
-        for name in ("summary", "survival", "blame", "by_class", "by_depth")
-    }
-    return replace(agg, **cut)
+    return replace(
+        agg,
+        summary=keep_pairs(agg.summary, keep),
+        survival=keep_pairs(agg.survival, keep),
+        blame=keep_pairs(agg.blame, keep),
+        by_class=keep_pairs(agg.by_class, keep),
+        by_depth=keep_pairs(agg.by_depth, keep),
+    )
 
 
 def format_all(agg: Aggregates, *, wide: bool = False, only_failures: bool = False) -> str:
