@@ -254,7 +254,8 @@ def _figure_html(stem: str, cell: str, png: bytes) -> str:
 
 
 def _plots(agg: Aggregates, ctx: Context) -> tuple[str, str]:
-    """(the cross-cell figure of a sweep, shown under the headline; every other figure)."""
+    """(the cross-cell figure of a sweep, shown right below the headline; every other
+    figure)."""
     top, out = "", ['<h2 id="plots">Plots</h2>']
     for stem, cell, fig in figures(agg, ctx):
         html = _figure_html(stem, cell, render(fig, "png"))
@@ -306,10 +307,10 @@ def render_report(
             f'<p class="note">{escape(str(scenario.get("description") or ""))}</p>',
             f"<p>{_scale(agg)}</p>",
             _headline(agg),
-            sweep,
             '<nav><a href="#spec">spec</a><a href="#rates">rates</a><a href="#survival-table">'
             'survival</a><a href="#blame">blame</a><a href="#diagnosis">diagnosis</a>'
             '<a href="#plots">plots</a><a href="#traces">trace viewer</a></nav></header>',
+            f'<section id="sweep">{sweep}</section>' if sweep else "",
             '<section><h2 id="spec">Run spec</h2>',
             _spec(manifest),
             "</section><section>",

@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 
 from sim.report.aggregate import NO_LOSS, Aggregates
 from sim.report.colors import Style, style
+from sim.report.headline import is_reference
 from sim.report.runview import RunLike, aggregate_run, run_view
 from sim.report.tables import write_file
 
@@ -349,24 +350,28 @@ def sweep_lines(agg: Aggregates, cells: Sequence[str], ctx: Context = Context())
     numeric = label != "cell"
     fig = _figure(11.0, 4.6)
     panels = [fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)]
-    s = agg.summary
+    groups = list(agg.summary.groupby("strategy", sort=False))
+    groups.sort(key=lambda g: not is_reference(str(g[0])))  # baselines drawn first, beneath
+    span = (max(xs) - min(xs)) if numeric and len(xs) > 1 else float(len(cells))
+    dodge = 0.012 * span / max(len(groups), 1)  # lines that coincide stay visible side by side
     for ax, (rate, what) in zip(
         panels,
         (("collapsed", "collapse, silent or loud"), ("silent", "silent collapse")),
         strict=True,
     ):
-        for strategy, g in s.groupby("strategy", sort=False):
+        for k, (strategy, g) in enumerate(groups):
             by_cell = {str(r["cell"]): r for r in g.to_dict("records")}
             pts = [(x, by_cell[c]) for x, c in zip(xs, cells, strict=True) if c in by_cell]
             if not pts:
                 continue
             x = np.array([p[0] if numeric else cells.index(p[1]["cell"]) for p in pts], float)
+            x = x + (k - (len(groups) - 1) / 2) * dodge
             order = np.argsort(x, kind="stable")
             y = 100 * np.array([p[1][f"{rate}_rate"] for p in pts], float)[order]
             lo = 100 * np.clip([p[1][f"{rate}_lo"] for p in pts], 0, 1)[order]
             hi = 100 * np.clip([p[1][f"{rate}_hi"] for p in pts], 0, 1)[order]
             st = _style(strategy)
-            ax.fill_between(x[order], lo, hi, color=st.color, alpha=0.10, lw=0)
+            ax.fill_between(x[order], lo, hi, color=st.color, alpha=0.07, lw=0)
             ax.plot(x[order], y, marker=st.marker, ls=st.linestyle, color=st.color, lw=1.6,
                     label=_t(strategy))  # fmt: skip
         ax.set_title(_t(what))
@@ -451,9 +456,10 @@ def plan(agg: Aggregates) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def figures(agg: Aggregates, ctx: Context = Context()) -> Iterator[tuple[str, str, Figure]]:
-    """(file stem, what the figure covers, figure) for every figure, drawn one at a time."""
+    """(file stem, the cell a figure is of, or "" when it covers several, figure) for every
+    figure, drawn one at a time."""
     for stem, name, cells in plan(agg):
-        covers = cells[0] if len(cells) == 1 else f"{len(cells)} cells"
+        covers = cells[0] if len(cells) == 1 else ""
         yield stem, covers, PLOTS[name](agg, cells, ctx)
 
 

@@ -28,10 +28,7 @@ def test_every_plot_is_written_as_png_and_svg(tmp_path: Path) -> None:
         if p.suffix == ".png":
             assert data.startswith(b"\x89PNG\r\n\x1a\n")
         else:
-            assert (
-                b"<svg" in data
-                and b"Survival" in (tmp_path / "plots/survival.svg").read_bytes()
-            )
+            assert b"<svg" in data and b"Survival" in (tmp_path / "plots/survival.svg").read_bytes()
     assert not list((tmp_path / "plots").glob("*.tmp"))
 
 
@@ -110,7 +107,8 @@ def test_the_cross_cell_figure_puts_each_strategy_on_the_swept_axis_with_bands()
         lines = {ln.get_label(): ln for ln in ax.get_lines()}
         assert set(lines) == set(STRATEGIES)
         xs = list(lines["re_ranking"].get_xdata())
-        assert xs == sorted(xs) == [0.05, 0.5, 0.95]  # drawn in axis order
+        assert xs == sorted(xs)  # drawn in axis order (a little apart, so lines that coincide show)
+        assert all(abs(a - b) < 0.02 for a, b in zip(xs, (0.05, 0.5, 0.95), strict=True))
         bands = ax.collections
         assert len(bands) == len(STRATEGIES)
         for band in bands:  # Wilson bands, within 0-100%

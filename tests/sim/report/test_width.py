@@ -57,9 +57,7 @@ def test_run_summary_fits(capsys: pytest.CaptureFixture[str]) -> None:
         assert too_wide(format_summary(summary)) == []
 
 
-def test_bench_and_check_tables_fit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bench_and_check_tables_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     per = {k: {"trials": 20, "collapse_rate": 1.0, "silent_collapse_rate": 0.95,
                "loud_failure_rate": 0.05, "retries_per_trial": 1.25, "tokens_emitted": 12345.0}
            for k in (LONG_KEY, "keep_all", "empty")}  # fmt: skip
