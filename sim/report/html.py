@@ -232,9 +232,12 @@ def _headline(agg: Aggregates, shown: int = SHOWN) -> str:
             if more > 0
             else ""
         )
+        many = agg.summary["cell"].nunique() > 1
+        unit = "cell × strategy pair" if many else "strateg"
+        plural = ("s" if many else "ies") if len(found) != 1 else ("" if many else "y")
         line = (
             f'<div class="headline"><p class="warn">Worst silent collapse, ranked'
-            f" ({len(found)} cell × strategy pair{'s' if len(found) != 1 else ''} in all):</p>"
+            f" ({len(found)} {unit}{plural} in all):</p>"
             f'<ol class="worst">{items}</ol>{rest}<p class="note">{escape(note)}</p></div>'
         )
     if errors:
