@@ -12,113 +12,34 @@ metadata), so a committed figure only changes when the data does.
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
 from sim.report.aggregate import NO_LOSS, Aggregates
-from sim.report.colors import Style, style
-from sim.report.headline import is_reference
+from sim.report.figure import (
+    FORMATS,
+    NO_CONTEXT,
+    PAGE,
+    Context,
+    legend,
+    level_labels,
+    new_figure,
+    panel_title,
+    panels,
+    plain,
+    render,
+    strategy_style,
+    title,
+    trials_text,
+)
 from sim.report.runview import RunLike, aggregate_run, run_view
+from sim.report.sweep_plot import sweep_axis, sweep_lines
 from sim.report.tables import write_file
-
-FORMATS = ("png", "svg")
-RC: dict[Any, Any] = {"svg.hashsalt": "compaction-sim", "svg.fonttype": "path", "font.size": 9.0}
-METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None}}
-PAGE = 12
-"""Panels per figure in a sweep; more cells make more pages."""
-COLS = 4
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a figure says about the run beyond the aggregates: its id and its cells' axes."""
-
-    run_id: str = ""
-    axes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-
-
-def _t(text: object) -> str:
-    """Scenario text shown as-is: `$` would otherwise start matplotlib's mathtext."""
-    return str(text).replace("$", r"\$")
-
-
-def render(fig: Figure, fmt: str) -> bytes:
-    """A figure's bytes in `fmt` (png or svg), reproducibly."""
-    buf = io.BytesIO()
-    with matplotlib.rc_context(RC):
-        fig.savefig(buf, format=fmt, dpi=100, metadata=METADATA[fmt])
-    return buf.getvalue()
-
-
-def _figure(width: float = 8.0, height: float = 4.8) -> Figure:
-    with matplotlib.rc_context(RC):
-        return Figure(figsize=(width, height), layout="constrained")
-
-
-def _style(key: object) -> Style:
-    return style(str(key))
-
-
-def _level_labels(agg: Aggregates, cell: str, levels: Iterable[str]) -> list[str]:
-    """`L2` over its budget (`512 tok`); L0 is the raw turns."""
-    out = []
-    for name in levels:
-        budget = agg.budgets.get((cell, name))
-        under = "raw" if name == "L0" else (f"{budget} tok" if budget is not None else "")
-        out.append(_t(f"{name}\n{under}" if under else name))
-    return out
-
-
-def _trials(agg: Aggregates, cells: Sequence[str]) -> str:
-    s = agg.summary
-    s = s[s["cell"].isin(cells)] if not s.empty else s
-    if s.empty:
-        return "no trials"
-    lo, hi = int(s["trials"].min()), int(s["trials"].max())
-    n = f"{lo}" if lo == hi else f"{lo}-{hi}"
-    return f"{n} trials per strategy" + (" per cell" if len(cells) > 1 else "")
-
-
-def _title(what: str, agg: Aggregates, ctx: Context, cells: Sequence[str]) -> str:
-    """`What it shows`, then the run and the trials behind it (and the cell, when one)."""
-    run = f"run {ctx.run_id}, " if ctx.run_id else ""
-    one = f" — cell {cells[0]}" if len(cells) == 1 and cells[0] else ""
-    return _t(f"{what}{one}\n{run}{_trials(agg, cells)}")
-
-
-def _legend(fig: Figure, ax_or_axes: Any) -> None:
-    """One legend for the figure, right of the panels, each strategy once."""
-    seen: dict[str, Any] = {}
-    axes = ax_or_axes if isinstance(ax_or_axes, list) else [ax_or_axes]
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            seen.setdefault(label, handle)
-    if seen:
-        fig.legend(list(seen.values()), list(seen), fontsize=8, loc="outside right upper")
-
-
-def _panels(cells: Sequence[str]) -> tuple[Figure, list[Any]]:
-    if len(cells) <= 1:
-        fig = _figure()
-        return fig, [fig.add_subplot()]
-    cols = min(COLS, len(cells))
-    rows = -(-len(cells) // cols)
-    fig = _figure(3.4 * cols + 2.2, 2.9 * rows + 1.0)
-    axes = [fig.add_subplot(rows, cols, k + 1) for k in range(len(cells))]
-    return fig, axes
-
-
-def _panel_title(ax: Any, cell: str, many: bool) -> None:
-    if many:
-        ax.set_title(_t(cell or "(no cell)"), fontsize=8)
 
 
 def _survival(ax: Any, agg: Aggregates, cell: str) -> None:
@@ -127,7 +48,7 @@ def _survival(ax: Any, agg: Aggregates, cell: str) -> None:
     width = 0.25 / max(len(strategies), 1)
     for i, (s, g) in enumerate(df.groupby("strategy", sort=False)):
         x = g["level_index"].to_numpy(float) + (i - (len(strategies) - 1) / 2) * width
-        st = _style(s)
+        st = strategy_style(s)
         lo = 100 * np.clip(g["survival_lo"].to_numpy(float), 0, 1)
         hi = 100 * np.clip(g["survival_hi"].to_numpy(float), 0, 1)
         ax.fill_between(x, lo, hi, color=st.color, alpha=0.12)
@@ -137,29 +58,29 @@ def _survival(ax: Any, agg: Aggregates, cell: str) -> None:
             marker=st.marker,
             ls=st.linestyle,
             color=st.color,
-            label=_t(s),
+            label=plain(s),
             lw=1.6,
         )
-    ax.set_xticks(range(len(agg.levels)), _level_labels(agg, cell, agg.levels))
+    ax.set_xticks(range(len(agg.levels)), level_labels(agg, cell, agg.levels))
     ax.set_ylim(-3, 103)
     ax.grid(alpha=0.3)
 
 
-def survival_funnel(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
+def survival_funnel(agg: Aggregates, cells: Sequence[str], ctx: Context = NO_CONTEXT) -> Figure:
     """Share of planted rules still usable per level, one line per strategy, 95% band."""
-    fig, axes = _panels(cells)
+    fig, axes = panels(cells)
     for ax, cell in zip(axes, cells, strict=True):
         _survival(ax, agg, cell)
-        _panel_title(ax, cell, len(cells) > 1)
+        panel_title(ax, cell, len(cells) > 1)
     axes[-1 if len(axes) == 1 else 0].set_ylabel("planted rules still usable (%)")
     fig.supxlabel("compaction level and its token budget (L0 = the raw turns)", fontsize=9)
-    fig.suptitle(_title("Survival: rules still usable after each compaction (95% bands)",
+    fig.suptitle(title("Survival: rules still usable after each compaction (95% bands)",
                         agg, ctx, cells))  # fmt: skip
-    _legend(fig, axes)
+    legend(fig, axes)
     return fig
 
 
-def depth_heatmap(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
+def depth_heatmap(agg: Aggregates, cells: Sequence[str], ctx: Context = NO_CONTEXT) -> Figure:
     """Depth bin × level survival per strategy: where in the history rules get lost, and
     when. `cells` holds one depth group (sim.report.runview), whose cells are pooled."""
     cell = cells[0]
@@ -167,7 +88,7 @@ def depth_heatmap(agg: Aggregates, cells: Sequence[str], ctx: Context = Context(
     strategies = list(dict.fromkeys(df["strategy"]))
     cols = min(3, max(len(strategies), 1))
     rows = max(1, -(-len(strategies) // cols))
-    fig = _figure(3.2 * cols + 1.2, 2.6 * rows + 1.0)
+    fig = new_figure(3.2 * cols + 1.2, 2.6 * rows + 1.0)
     bins = sorted(set(df["depth_bin"]))
     levels = [lv for lv in agg.levels if lv in set(df["level"])]
     image = None
@@ -180,9 +101,9 @@ def depth_heatmap(agg: Aggregates, cells: Sequence[str], ctx: Context = Context(
         for (i, j), v in np.ndenumerate(grid):
             if not np.isnan(v):
                 ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7)
-        ax.set_xticks(range(len(levels)), [_t(n) for n in levels])
+        ax.set_xticks(range(len(levels)), [plain(n) for n in levels])
         ax.set_yticks(range(len(bins)), bins)
-        ax.set_title(_t(s), fontsize=9, color=_style(s).color)
+        ax.set_title(plain(s), fontsize=9, color=strategy_style(s).color)
         ax.set_xlabel("compaction level")
         ax.set_ylabel("where the rule sat\n(0 = oldest turn)")
     if image is not None:
@@ -191,7 +112,7 @@ def depth_heatmap(agg: Aggregates, cells: Sequence[str], ctx: Context = Context(
     title = "Survival by where the rule sat in the history and by level"
     run = f"run {ctx.run_id}, " if ctx.run_id else ""
     group = f" — {cell}" if cell else ""
-    fig.suptitle(_t(f"{title}{group}\n{run}{_trials(agg, pooled or [cell])}"))
+    fig.suptitle(plain(f"{title}{group}\n{run}{trials_text(agg, pooled or [cell])}"))
     return fig
 
 
@@ -214,7 +135,7 @@ def _cost(ax: Any, agg: Aggregates, cell: str) -> None:
     edge = min(positive) / 2 if positive else 1.0  # a log axis has no 0: zero cost sits here
     silent = [100 * float(s) for s in df["silent_rate"]]
     for i, r in enumerate(df.to_dict("records")):
-        st = _style(r["strategy"])
+        st = strategy_style(r["strategy"])
         lo, hi = 100 * max(r["silent_lo"], 0.0), 100 * min(r["silent_hi"], 1.0)
         err = [[max(silent[i] - lo, 0.0)], [max(hi - silent[i], 0.0)]]
         ax.errorbar(
@@ -225,7 +146,7 @@ def _cost(ax: Any, agg: Aggregates, cell: str) -> None:
             color=st.color,
             ms=7,
             capsize=3,
-            label=_t(r["strategy"]),
+            label=plain(r["strategy"]),
         )
     front = pareto_front(cost, silent)
     if front:
@@ -236,21 +157,21 @@ def _cost(ax: Any, agg: Aggregates, cell: str) -> None:
     ax.grid(alpha=0.3, which="both")
 
 
-def cost_vs_silent(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
+def cost_vs_silent(agg: Aggregates, cells: Sequence[str], ctx: Context = NO_CONTEXT) -> Figure:
     """Token cost per trial against silent-collapse rate, one point per strategy, the Pareto
     front drawn: what each point of safety costs."""
-    fig, axes = _panels(cells)
+    fig, axes = panels(cells)
     for ax, cell in zip(axes, cells, strict=True):
         _cost(ax, agg, cell)
-        _panel_title(ax, cell, len(cells) > 1)
+        panel_title(ax, cell, len(cells) > 1)
     axes[0].set_ylabel("trials that lost a rule silently (%, 95% CI)")
     fig.supxlabel(
         "token cost per trial (tokens emitted incl. pins + retry tokens; log scale; "
         "0 at the left edge)",
         fontsize=9,
     )
-    fig.suptitle(_title("Token cost against silent collapse", agg, ctx, cells))
-    _legend(fig, axes)
+    fig.suptitle(title("Token cost against silent collapse", agg, ctx, cells))
+    legend(fig, axes)
     return fig
 
 
@@ -258,8 +179,8 @@ def _grouped_bars(ax: Any, groups: list[str], series: dict[str, list[float]]) ->
     width = 0.8 / max(len(series), 1)
     for i, (name, values) in enumerate(series.items()):
         x = np.arange(len(groups)) + (i - (len(series) - 1) / 2) * width
-        ax.bar(x, values, width=width, color=_style(name).color, label=_t(name))
-    ax.set_xticks(range(len(groups)), [_t(g) for g in groups])
+        ax.bar(x, values, width=width, color=strategy_style(name).color, label=plain(name))
+    ax.set_xticks(range(len(groups)), [plain(g) for g in groups])
     ax.grid(alpha=0.3, axis="y")
 
 
@@ -271,25 +192,25 @@ def _blame(ax: Any, agg: Aggregates, cell: str) -> None:
         for s, g in df.groupby("strategy", sort=False)
     }
     _grouped_bars(ax, groups, series)
-    ax.set_xticks(range(len(groups)), [*_level_labels(agg, cell, agg.levels), "no loss"])
+    ax.set_xticks(range(len(groups)), [*level_labels(agg, cell, agg.levels), "no loss"])
     ax.axvline(len(agg.levels) - 0.5, color="0.6", lw=0.8, ls=":")
     ax.set_ylim(0, 105)
 
 
-def blame_bars(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
+def blame_bars(agg: Aggregates, cells: Sequence[str], ctx: Context = NO_CONTEXT) -> Figure:
     """Share of trials blamed on each level, and of those that lost nothing: where a runtime
     should look first, and how often it need not look at all."""
-    fig, axes = _panels(cells)
+    fig, axes = panels(cells)
     for ax, cell in zip(axes, cells, strict=True):
         _blame(ax, agg, cell)
-        _panel_title(ax, cell, len(cells) > 1)
+        panel_title(ax, cell, len(cells) > 1)
     axes[0].set_ylabel("trials (%)")
     fig.supxlabel(
         "level where a trial first lost a rule (or stopped loudly); last bar: nothing lost",
         fontsize=9,
     )
-    fig.suptitle(_title("Where trials first lost a rule", agg, ctx, cells))
-    _legend(fig, axes)
+    fig.suptitle(title("Where trials first lost a rule", agg, ctx, cells))
+    legend(fig, axes)
     return fig
 
 
@@ -305,86 +226,18 @@ def _retries(ax: Any, agg: Aggregates, cell: str) -> None:
     ax.set_ylim(0, 105)
 
 
-def retries_hist(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
+def retries_hist(agg: Aggregates, cells: Sequence[str], ctx: Context = NO_CONTEXT) -> Figure:
     """Retries per trial (floor + budget), per strategy: the price of the floor gate."""
     if "error" not in agg.trials:
         agg.trials["error"] = ""
-    fig, axes = _panels(cells)
+    fig, axes = panels(cells)
     for ax, cell in zip(axes, cells, strict=True):
         _retries(ax, agg, cell)
-        _panel_title(ax, cell, len(cells) > 1)
+        panel_title(ax, cell, len(cells) > 1)
     axes[0].set_ylabel("trials (%)")
     fig.supxlabel("retries in one trial (floor and budget re-asks, all levels)", fontsize=9)
-    fig.suptitle(_title("Retries per trial", agg, ctx, cells))
-    _legend(fig, axes)
-    return fig
-
-
-def _numeric(value: Any) -> float | None:
-    """An axis value as a number: `0.5`, or `[0.5]` (a list of one, as depth sweeps write)."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def sweep_axis(
-    cells: Sequence[str], axes: Mapping[str, Mapping[str, Any]]
-) -> tuple[str, list[Any]]:
-    """The x axis of the cross-cell figure: the swept path and each cell's number when the
-    sweep has one numeric axis, else `cell` and the cell ids (in the manifest's order)."""
-    keys = {tuple(axes.get(c, {})) for c in cells}
-    if len(keys) == 1 and len(next(iter(keys))) == 1:
-        (path,) = next(iter(keys))
-        values = [_numeric(axes[c][path]) for c in cells]
-        if all(v is not None for v in values) and len(set(values)) == len(values):
-            return path, values
-    return "cell", list(cells)
-
-
-def sweep_lines(agg: Aggregates, cells: Sequence[str], ctx: Context = Context()) -> Figure:
-    """Collapse and silent collapse against the swept axis, one line per strategy, with
-    95% Wilson bands (clamped to 0-100%): the sweep in one picture."""
-    label, xs = sweep_axis(cells, ctx.axes)
-    numeric = label != "cell"
-    fig = _figure(11.0, 4.6)
-    panels = [fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)]
-    groups = list(agg.summary.groupby("strategy", sort=False))
-    groups.sort(key=lambda g: not is_reference(str(g[0])))  # baselines drawn first, beneath
-    span = (max(xs) - min(xs)) if numeric and len(xs) > 1 else float(len(cells))
-    dodge = 0.012 * span / max(len(groups), 1)  # lines that coincide stay visible side by side
-    for ax, (rate, what) in zip(
-        panels,
-        (("collapsed", "collapse, silent or loud"), ("silent", "silent collapse")),
-        strict=True,
-    ):
-        for k, (strategy, g) in enumerate(groups):
-            by_cell = {str(r["cell"]): r for r in g.to_dict("records")}
-            pts = [(x, by_cell[c]) for x, c in zip(xs, cells, strict=True) if c in by_cell]
-            if not pts:
-                continue
-            x = np.array([p[0] if numeric else cells.index(p[1]["cell"]) for p in pts], float)
-            x = x + (k - (len(groups) - 1) / 2) * dodge
-            order = np.argsort(x, kind="stable")
-            y = 100 * np.array([p[1][f"{rate}_rate"] for p in pts], float)[order]
-            lo = 100 * np.clip([p[1][f"{rate}_lo"] for p in pts], 0, 1)[order]
-            hi = 100 * np.clip([p[1][f"{rate}_hi"] for p in pts], 0, 1)[order]
-            st = _style(strategy)
-            ax.fill_between(x[order], lo, hi, color=st.color, alpha=0.07, lw=0)
-            ax.plot(x[order], y, marker=st.marker, ls=st.linestyle, color=st.color, lw=1.6,
-                    label=_t(strategy))  # fmt: skip
-        ax.set_title(_t(what))
-        ax.set_ylim(-3, 103)
-        ax.set_ylabel("trials (%, 95% band)")
-        ax.grid(alpha=0.3)
-        if numeric:
-            ax.set_xlabel(_t(f"swept: {label}"))
-        else:
-            ax.set_xticks(range(len(cells)), [_t(c) for c in cells], rotation=30, ha="right")
-            ax.set_xlabel("cell")
-    fig.suptitle(_title("Collapse across the sweep", agg, ctx, list(cells)))
-    _legend(fig, panels)
+    fig.suptitle(title("Retries per trial", agg, ctx, cells))
+    legend(fig, axes)
     return fig
 
 
@@ -455,7 +308,7 @@ def plan(agg: Aggregates) -> list[tuple[str, str, tuple[str, ...]]]:
     return out
 
 
-def figures(agg: Aggregates, ctx: Context = Context()) -> Iterator[tuple[str, str, Figure]]:
+def figures(agg: Aggregates, ctx: Context = NO_CONTEXT) -> Iterator[tuple[str, str, Figure]]:
     """(file stem, the cell a figure is of, or "" when it covers several, figure) for every
     figure, drawn one at a time."""
     for stem, name, cells in plan(agg):
@@ -468,7 +321,7 @@ def context(manifest: Mapping[str, Any]) -> Context:
     return Context(str(manifest.get("run_id") or ""), run_view(dict(manifest)).axes)
 
 
-def write_figures(agg: Aggregates, out_dir: str | Path, ctx: Context = Context()) -> list[Path]:
+def write_figures(agg: Aggregates, out_dir: str | Path, ctx: Context = NO_CONTEXT) -> list[Path]:
     """Every figure as PNG and SVG under `out_dir`; returns the paths written. Figures left
     there by an earlier report of the same run (a file per cell, before) are removed."""
     out = Path(out_dir)
