@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from sim.commands.run import RUNS_DIR, add_jobs, add_overrides, jobs_from
 from sim.commands.user_code import add_user_code_args, entries
@@ -24,13 +25,16 @@ from sim.regression.suite_run import (
     load_outcomes,
     write_suite_manifest,
 )
-from sim.regression.verdicts import table
+from sim.report.fit import WIDTH, fit
+from sim.report.rates import pct
 from sim.runs.manifest import harness_version, spec_hash
 from sim.runs.runner import run_grid
 from sim.runs.store import atomic_write
 
 SUMMARY = "summary.json"
 COLUMNS = ("strategy", "trials", "collapse", "silent", "loud", "retries", "emitted")
+"""Per case and strategy: rates as everywhere (sim.report.rates), retries and tokens emitted
+as means per trial."""
 
 
 def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +58,21 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_user_code_args(p)
     p.set_defaults(func=run, traces=0)
+
+
+def case_table(per: dict[str, dict[str, Any]]) -> str:
+    """One case's strategies as a table fitted to 100 columns, rates as everywhere."""
+    rows = [
+        [
+            key,
+            str(int(s["trials"])),
+            *(pct(s[m]) for m in ("collapse_rate", "silent_collapse_rate", "loud_failure_rate")),
+            f"{s['retries_per_trial']:.2f}",
+            f"{s['tokens_emitted']:.0f}",
+        ]
+        for key, s in per.items()
+    ]
+    return fit(COLUMNS, rows, 1, WIDTH)
 
 
 def default_out(suite: Suite, hashes: list[str]) -> Path:
@@ -111,18 +130,7 @@ def run(args: argparse.Namespace) -> int:
     atomic_write(out / SUMMARY, (json.dumps(summary, indent=1) + "\n").encode())
     for name, per in summary.items():
         print(f"\n{name}")
-        rows = [
-            [
-                key,
-                str(int(s["trials"])),
-                *(f"{s[m]:.3f}" for m in ("collapse_rate", "silent_collapse_rate")),
-                f"{s['loud_failure_rate']:.3f}",
-                f"{s['retries_per_trial']:.2f}",
-                f"{s['tokens_emitted']:.0f}",
-            ]
-            for key, s in per.items()
-        ]
-        print("\n".join(table(COLUMNS, rows)))
+        print(case_table(per))
     print(f"\nsuite {suite.name} v{suite.version}: {len(cases)} cases in {seconds:.1f} s -> {out}")
     print(f"gate it: compsim check {out} --baseline results/baselines/default.json")
     if errors:

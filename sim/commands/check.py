@@ -43,6 +43,11 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     p.add_argument("--format", choices=tuple(RENDERERS), default="table")
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help="table: every column (p, test), however wide (default: fit 100 columns)",
+    )
     p.set_defaults(func=run)
 
 
@@ -59,5 +64,9 @@ def run(args: argparse.Namespace) -> int:
         f"candidate {args.run} ({cand.name} v{cand.version}) vs baseline {args.baseline} "
         f"({base.name} v{base.version}), alpha {args.alpha:g}"
     )
-    print(RENDERERS[args.format](report, references(base, cand), title))
+    refs = references(base, cand)
+    if args.format == "table":
+        print(render_text(report, refs, title, wide=args.wide))
+    else:
+        print(RENDERERS[args.format](report, refs, title))
     return report.exit_code

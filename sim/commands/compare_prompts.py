@@ -23,6 +23,11 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", type=Path, default=None, help="where to write (default: the run)")
     p.add_argument("--no-plot", action="store_true", help="table and CSV only")
     p.add_argument(
+        "--wide",
+        action="store_true",
+        help="every column (intervals, violations, retries, calls), however wide",
+    )
+    p.add_argument(
         "--rank",
         action="store_true",
         help="best first: fewest collapses, then fewest silent ones, then fewest rules a "
@@ -96,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         rows = ranked(rows)
     out = args.out or args.run
     print(f"{loaded.meta.scenario.get('name')}: {loaded.meta.trials} trials per cell")
-    print(format_rows(rows))
+    print(format_rows(rows, wide=args.wide))
     print(tokenizer_line(loaded))
     print(usage_line(loaded))
     out.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from sim.report.rates import pct
 from sim.runs.regrade import JUDGE_SUMMARY, judge_run
 
 _FLAGS = ("summarizer", "base_url", "model", "api_key_env", "model_path", "cache", "cache_mode")
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     overrides = {("name" if f == "summarizer" else f): getattr(args, f, None) for f in _FLAGS}
     summary = judge_run(args.run, overrides)
     overall = summary["overall"]
-    rate = "n/a" if overall["rate"] is None else f"{overall['rate']:.1%}"
+    rate = "n/a" if overall["rate"] is None else pct(overall["rate"])
     print(
         f"judge {summary['judge']['name']} {summary['judge']['model']}: {summary['cases']} "
         f"verdicts, agreement with the text grader {rate} "
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         f"{summary['model_calls']} model calls, {summary['cache_hits']} cache hits"
     )
     for cls, r in summary["by_class"].items():
-        shown = "n/a" if r["rate"] is None else f"{r['rate']:.1%}"
+        shown = "n/a" if r["rate"] is None else pct(r["rate"])
         print(f"  {cls:<14} {shown:>7} of {r['cases']}")
     print(f"written: {args.run / JUDGE_SUMMARY} (compsim report {args.run} lists disagreements)")
     return 0

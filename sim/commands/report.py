@@ -25,16 +25,27 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subs.add_parser("report", help="print a run's tables, write report.html and plots/")
     p.add_argument("run_dir", type=Path, help="run directory (results/runs/<run_id>)")
     p.add_argument("--no-tables", action="store_true", help="write files, print only paths")
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help="every column and every per-cell table, however wide (default: fit 100 columns)",
+    )
+    p.add_argument(
+        "--only-failures",
+        action="store_true",
+        help="only the strategies under test that collapsed or raised (baselines left out)",
+    )
     p.set_defaults(func=run)
 
 
-def tables(run: Run) -> str:
+def tables(run: Run, *, wide: bool = False, only_failures: bool = False) -> str:
     """Every aggregate table of the run, titled; ordered and pooled exactly as the plots and
     report.html are (a depth sweep's cells pooled in the depth tables)."""
     from sim.report.runview import aggregate_run
     from sim.report.tables import format_all
 
-    text = format_all(aggregate_run(run.rows(), run.manifest))
+    agg = aggregate_run(run.rows(), run.manifest)
+    text = format_all(agg, wide=wide, only_failures=only_failures)
     return f"{term(run.incomplete_text)}\n\n{text}" if run.incomplete_text else text
 
 
@@ -58,7 +69,7 @@ def write_outputs(run: Run) -> ReportFiles:
 def run(args: argparse.Namespace) -> int:
     loaded = load_quietly(args.run_dir)
     if not args.no_tables:
-        print(tables(loaded))
+        print(tables(loaded, wide=args.wide, only_failures=args.only_failures))
     elif loaded.incomplete_text:
         print(term(loaded.incomplete_text))
     files = write_outputs(loaded)

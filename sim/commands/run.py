@@ -20,7 +20,7 @@ from sim.commands.user_code import (
     user_labels,
 )
 from sim.errors import UserError
-from sim.report.tables import format_table
+from sim.report.tables import format_summary
 from sim.runs.grid import Grid, load_grid
 from sim.runs.manifest import spec_hash
 from sim.runs.runner import DEFAULT_TRACES, RunResult, run_grid
@@ -179,14 +179,10 @@ def default_out(grid: Grid, traces: int) -> Path:
 
 
 def print_result(result: RunResult) -> None:
-    """Where the run is, the table per cell, and what failed."""
-    print(f"run: {result.path}")
-    frame = summary_frame(result.summary)
-    cells = list(dict.fromkeys(frame["cell"])) if not frame.empty else []
-    for cell in cells:
-        if len(cells) > 1 or cell:
-            print(f"\ncell {cell}")
-        print(format_table(frame[frame["cell"] == cell].reset_index(drop=True)))
+    """Where the run is, the headline and the rates (fitted to 100 columns; a sweep's as one
+    line per cell), and what failed."""
+    print(f"run: {result.path}\n")
+    print(format_summary(summary_frame(result.summary)))
     rate = result.units_run / result.seconds if result.seconds > 0 else 0.0
     print(
         f"{result.units_run} trials run in {result.seconds:.1f} s ({rate:.2f} trials/s)",

@@ -22,6 +22,7 @@ from sim.regression.suite_run import load_outcomes
 from sim.regression.verdicts import references, render_text
 from sim.report.aggregate import Aggregates
 from sim.report.html import write_report
+from sim.report.rates import pct
 from sim.report.runview import aggregate_run
 from sim.report.tables import format_table
 from sim.runs.results import Run, load_run
@@ -47,7 +48,7 @@ class Collapse:
         share = self.silent / self.trials
         verdict = "SILENT COLLAPSE" if self.silent else "no silent collapse"
         return (
-            f"{self.strategy}: {verdict} in {self.silent} of {self.trials} trials ({share:.1%})"
+            f"{self.strategy}: {verdict} in {self.silent} of {self.trials} trials ({pct(share)})"
             + (f"; over budget in {self.over_budget}" if self.over_budget else "")
             + (f"; {self.errors} trials raised" if self.errors else "")
         )

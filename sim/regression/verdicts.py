@@ -5,6 +5,7 @@ every check, then one sentence per failing or undecided check, then the referenc
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,6 +13,8 @@ from sim.grading.outcomes import SuiteOutcomes, base_name
 from sim.regression.check import Check, GateReport
 from sim.regression.paired import EPS, MAX_TRIALS, Verdict
 from sim.report.escape import md, term
+from sim.report.fit import WIDTH, fit
+from sim.report.rates import pct, pp, pp_ci
 
 HEAD = ("verdict", "check", "strategy", "baseline", "candidate", "change", "CI")
 HEAD_TAIL = ("threshold", "p", "test", "trials")
@@ -19,8 +22,11 @@ REFERENCE_FIELDS = ("collapse_rate", "silent_collapse_rate", "tokens_emitted")
 
 
 def _num(check: Check, v: float, sign: bool = False) -> str:
-    digits = 3 if check.expr.metric.kind == "rate" else 1
-    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+    """A rate as a percentage, a change of a rate in percentage points (sim.report.rates);
+    a count (tokens, retries) with one decimal."""
+    if check.expr.metric.kind == "rate":
+        return pp(v) if sign else pct(v)
+    return f"{v:+.1f}" if sign else f"{v:.1f}"
 
 
 def _p(p: float | None) -> str:
@@ -46,6 +52,8 @@ def interval(check: Check) -> str:
     o = check.outcome
     if o.lo is None or o.hi is None:
         return "-"
+    if check.expr.metric.kind == "rate":
+        return pp_ci(o.lo, o.hi)
     return f"[{_num(check, o.lo, True)}, {_num(check, o.hi, True)}]"
 
 
@@ -145,9 +153,11 @@ def references(base: SuiteOutcomes, cand: SuiteOutcomes) -> list[dict[str, Any]]
 
 def _ref_rows(refs: Sequence[dict[str, Any]]) -> list[list[str]]:
     def cell(r: dict[str, Any], f: str) -> str:
-        digits = 1 if f == "tokens_emitted" else 3
         c, b = r[f], r[f"baseline_{f}"]
-        show = [("-" if v is None else f"{v:.{digits}f}") for v in (c, b)]
+        if f == "tokens_emitted":
+            show = [("-" if v is None else f"{v:.1f}") for v in (c, b)]
+        else:
+            show = [pct(v) for v in (c, b)]
         return f"{show[0]} (baseline {show[1]})"
 
     return [[r["strategy"], *(cell(r, f) for f in REFERENCE_FIELDS)] for r in refs]
@@ -188,15 +198,44 @@ def findings(report: GateReport) -> list[str]:
     return out + [f"INCONCLUSIVE: {m}" for m in report.undecided]
 
 
-def render_text(report: GateReport, refs: Sequence[dict[str, Any]], title: str) -> str:
+_WIDE_ONLY = ("p", "test")
+"""Columns the terminal table shows only with --wide (the findings' sentences give both for
+every check that did not pass)."""
+
+
+def _strategy_heading(checks: Sequence[Check]) -> str:
+    c = checks[0]
+    other = f" (baseline {c.baseline_strategy})" if c.baseline_strategy != c.strategy else ""
+    return f"strategy {c.strategy}{other}:"
+
+
+def render_text(
+    report: GateReport, refs: Sequence[dict[str, Any]], title: str, *, wide: bool = False
+) -> str:
+    """The gate for a terminal: per strategy under test, its checks as a table fitted to 100
+    columns (sim.report.fit; `wide`: every column, however wide), then the sentences."""
     head = _head(report)
-    lines = [term(title), ""]
-    lines += table(head, [_row(c) for c in report.checks]) if report.checks else ["(no checks)"]
+    width = None if wide else WIDTH
+    drop = {head.index("strategy"), *(() if wide else (head.index(h) for h in _WIDE_ONLY))}
+    keep = [i for i in range(len(head)) if i not in drop]
+    lines = [*textwrap.wrap(term(title), width or 10**9, subsequent_indent="  "), ""]
+    groups: dict[str, list[Check]] = {}
+    for c in report.checks:
+        groups.setdefault(c.strategy, []).append(c)
+    for k, checks in enumerate(groups.values()):
+        if k:
+            lines.append("")
+        lines += textwrap.wrap(term(_strategy_heading(checks)), width or 10**9)
+        rows = [[r[i] for i in keep] for r in map(_row, checks)]
+        lines += fit([head[i] for i in keep], rows, 2, width or 10**9).splitlines()
+    if not report.checks:
+        lines.append("(no checks)")
     if found := findings(report):
         lines += ["", *(term(f) for f in found)]
     if refs:
         lines += ["", "references (not gated; pooled over cases):"]
-        lines += table(["strategy", "collapse", "silent", "tokens emitted"], _ref_rows(refs))
+        ref_head = ["strategy", "collapse", "silent", "tokens emitted"]
+        lines += fit(ref_head, _ref_rows(refs), 1, width or 10**9).splitlines()
     return "\n".join([*lines, "", summary_line(report)])
 
 

@@ -154,18 +154,25 @@ def depth_level(facts: pd.DataFrame) -> pd.DataFrame:
     return df if df.empty else _sorted(df.sort_values(["depth_bin", "level_index"]), "depth_bin")
 
 
+NO_LOSS = "no loss"
+"""The blame table's last column: trials no level is blamed for (nothing lost, no stop)."""
+
+
 def blame(trials: pd.DataFrame, levels: Sequence[str]) -> pd.DataFrame:
     """Trials blamed on each level (the first that let a lost fact fall below its floor, or
-    that raised), every level listed so bars line up; `share` is of all trials."""
+    that raised), every level listed so bars line up, then `no loss`: the trials no level is
+    blamed for, so the shares of a cell × strategy add up to 1; `share` is of all trials."""
     out = []
     ok = trials[~_errored(trials)]
     for key, g in ok.groupby(list(KEYS), sort=False):
         collapsed = int(g["collapsed"].sum())
-        for level in levels:
-            k = int((g["blame_level"] == level).sum())
+        blamed = g["blame_level"].fillna("").astype(str)
+        for level in [*levels, NO_LOSS]:
+            k = int((blamed == "").sum()) if level == NO_LOSS else int((blamed == level).sum())
             rec: dict[str, Any] = dict(zip(KEYS, key, strict=True))
             rec.update(blame_level=level, trials_blamed=k, share=k / len(g))
-            rec["share_of_collapsed"] = k / collapsed if collapsed else 0.0
+            lost = level != NO_LOSS and collapsed
+            rec["share_of_collapsed"] = k / collapsed if lost else 0.0
             out.append(rec)
     return pd.DataFrame(out)
 

@@ -18,8 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from sim.report.aggregate import Aggregates
-from sim.report.plots import CAPTIONS, figures, render
+from sim.report.aggregate import NO_LOSS, Aggregates
+from sim.report.headline import SHOWN, findings, references_seen
+from sim.report.plots import CAPTIONS, Context, context, figures, render
+from sim.report.rates import pct, pct_ci
 from sim.report.runview import RunLike, aggregate_run, run_view
 from sim.report.tables import write_file
 from sim.report.viewer import MARKUP, SCRIPT, STYLE, script_json, trace_payload
@@ -33,6 +35,7 @@ table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}
 th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .note{color:#57606a}.warn{color:#b42318;font-weight:600}
+ol.worst{margin:.2em 0 .4em;padding-left:2em}ol.worst li{font-variant-numeric:tabular-nums}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{color:#57606a;max-width:60em}
 dl.spec{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em}dl.spec dd{margin:0}
@@ -45,11 +48,11 @@ def _csp_hash(source: str) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return pct(x)
 
 
 def _ci(r: Any, name: str) -> str:
-    return f"{_pct(r[f'{name}_rate'])} [{_pct(r[f'{name}_lo'])}, {_pct(r[f'{name}_hi'])}]"
+    return pct_ci(r[f"{name}_rate"], r[f"{name}_lo"], r[f"{name}_hi"])
 
 
 def table(head: Sequence[str], rows: Iterable[Sequence[object]], numeric: int | None = None) -> str:
@@ -137,8 +140,9 @@ def tables_html(agg: Aggregates) -> str:
         _wide(agg.survival, "level", agg.levels,
               lambda r: f"{_ci(r, 'survival')} n={int(r['facts'])}"),
         '<h2 id="blame">Blame level</h2>',
-        '<p class="note">Trials whose first loss (or loud stop) happened at each level.</p>',
-        _wide(agg.blame, "blame_level", agg.levels,
+        '<p class="note">Trials whose first loss (or loud stop) happened at each level, and'
+        " last the trials that lost nothing.</p>",
+        _wide(agg.blame, "blame_level", [*agg.levels, NO_LOSS],
               lambda r: f"{int(r['trials_blamed'])} ({_pct(r['share'])})"),
         '<h2 id="classes">By constraint class</h2>',
         _frame(agg.by_class, [("cell", "cell"), ("strategy", "strategy"), ("class", "cls"),
@@ -210,36 +214,68 @@ def _scale(agg: Aggregates) -> str:
     )
 
 
-def _headline(agg: Aggregates) -> str:
-    """The one line a reviewer reads first: which strategies collapsed silently."""
+def _headline(agg: Aggregates, shown: int = SHOWN) -> str:
+    """What a reviewer reads first: the worst cells × strategies by silent collapse, ranked
+    (sim.report.headline), the reference baselines never among them."""
     if agg.summary.empty:
         return '<p class="note">No trials.</p>'
-    silent = agg.summary[agg.summary["silent_rate"] > 0]
-    errors = int(agg.summary["errors"].sum())
-    parts = [
-        f"{r['strategy']}{f' ({r.cell})' if r['cell'] else ''}: {_pct(r['silent_rate'])}"
-        for _, r in silent.iterrows()
-    ]
-    text = (
-        ("Silent collapse seen with " + "; ".join(parts) + ".") if parts else "No silent collapse."
+    found = findings(agg.summary)
+    refs = references_seen(agg.summary)
+    note = (
+        f" Baselines ({', '.join(refs)}) are there to compare with and are not ranked."
+        if refs
+        else ""
     )
-    line = f'<p class="{"warn" if parts else "note"}">{escape(text)}</p>'
+    errors = int(agg.summary["errors"].sum())
+    if not found:
+        where = " outside the baselines" if refs else ""
+        line = f'<p class="note">No silent collapse{where}.{escape(note)}</p>'
+    else:
+        items = "".join(f"<li>{escape(f.text())}</li>" for f in found[:shown])
+        more = len(found) - shown
+        rest = (
+            f'<p class="note">and {more} more with silent collapse: see the'
+            ' <a href="#rates">rates table</a>.</p>'
+            if more > 0
+            else ""
+        )
+        many = agg.summary["cell"].nunique() > 1
+        unit = "cell × strategy pair" if many else "strateg"
+        plural = ("s" if many else "ies") if len(found) != 1 else ("" if many else "y")
+        line = (
+            f'<div class="headline"><p class="warn">Worst silent collapse, ranked'
+            f" ({len(found)} {unit}{plural} in all):</p>"
+            f'<ol class="worst">{items}</ol>{rest}<p class="note">{escape(note)}</p></div>'
+        )
     if errors:
         line += f'<p class="warn">{errors} trial(s) raised errors; no rate counts them.</p>'
     return line
 
 
-def _plots(agg: Aggregates) -> str:
-    out = ['<h2 id="plots">Plots</h2>']
-    for stem, cell, fig in figures(agg):
-        name = stem.split("-", 1)[0]
-        data = base64.b64encode(render(fig, "png")).decode()
-        caption = CAPTIONS.get(name, "") + (f" Cell: {cell}." if cell else "")
-        out.append(
-            f'<figure><img alt="{escape(name + " " + cell)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{escape(caption)}</figcaption></figure>"
-        )
-    return "\n".join(out)
+def _figure_html(stem: str, cell: str, png: bytes) -> str:
+    name = stem.split("-", 1)[0]
+    data = base64.b64encode(png).decode()
+    caption = CAPTIONS.get(name, "") + (f" Cell: {cell}." if cell else "")
+    return (
+        f'<figure id="plot-{escape(stem)}"><img alt="{escape(name + " " + cell)}"'
+        f' src="data:image/png;base64,{data}">'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
+
+
+def _plots(agg: Aggregates, ctx: Context) -> tuple[str, str]:
+    """(the cross-cell figure of a sweep, shown right below the headline; every other
+    figure)."""
+    top, out = "", ['<h2 id="plots">Plots</h2>']
+    for stem, cell, fig in figures(agg, ctx):
+        html = _figure_html(stem, cell, render(fig, "png"))
+        if stem == "sweep":
+            top = html
+            out.append('<p class="note">The figure across the sweep is at the'
+                       ' <a href="#plot-sweep">top</a>.</p>')  # fmt: skip
+        else:
+            out.append(html)
+    return top, "\n".join(out)
 
 
 def render_report(
@@ -264,6 +300,7 @@ def render_report(
     )
     scenario = _scenario(manifest)
     name = str(scenario.get("name") or manifest.get("run_id") or "run")
+    sweep, plot_html = _plots(agg, context(manifest)) if plots else ("", "")
     viewer = (
         MARKUP
         + f'\n<script type="application/json" id="trace-data">{script_json(payload)}</script>'
@@ -286,19 +323,21 @@ def render_report(
             '<nav><a href="#spec">spec</a><a href="#rates">rates</a><a href="#survival-table">'
             'survival</a><a href="#blame">blame</a><a href="#diagnosis">diagnosis</a>'
             '<a href="#plots">plots</a><a href="#traces">trace viewer</a></nav></header>',
+            f'<section id="sweep">{sweep}</section>' if sweep else "",
             '<section><h2 id="spec">Run spec</h2>',
             _spec(manifest),
             "</section><section>",
             tables_html(agg),
             "</section><section>",
-            _plots(agg) if plots else '<p class="note">(plots left out)</p>',
+            plot_html if plots else '<p class="note">(plots left out)</p>',
             "</section>",
             _judge(judge) if judge is not None else "",
             '<section id="traces"><h2>Trace viewer</h2>',
             '<p class="note">Pick a trial and a fact: its text at every level, side by side, with'
             " the grade, the sentence that carries it (highlighted), the budget and token counts."
-            " Link to one with <code>report.html#trial=&lt;trial_id&gt;&amp;fact=f1</code>; a"
-            " link like that opens with the viewer first.</p>",
+            " Link to one with <code>report.html#trial=000001:re_ranking&amp;fact=f1</code>"
+            " (add <code>&amp;cell=&lt;cell id&gt;</code> in a sweep); a link like that opens"
+            " with the viewer first, and says so when this report holds no such trial.</p>",
             viewer,
             "</section>",
             f"<script>{SCRIPT}</script>" if payload["traces"] else "",
@@ -316,7 +355,7 @@ def _judge(judge: tuple[dict[str, Any], list[dict[str, Any]]], show: int = 200) 
     body = []
     for name, r in [("all", summary.get("overall", {})), *summary.get("by_class", {}).items()]:
         rate = r.get("rate")
-        ci = f"{rate:.1%} [{r.get('lo', 0):.1%}, {r.get('hi', 0):.1%}]" if rate is not None else "-"
+        ci = pct_ci(rate, r.get("lo", 0), r.get("hi", 0))
         body.append((name, str(r.get("cases", 0)), str(r.get("agree", 0)), ci))
     rows = "".join(
         "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>" for cells in body

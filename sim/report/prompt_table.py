@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.prompts.templates import prompt_label
-from sim.report.escape import term
+from sim.report.fit import WIDTH, fit
+from sim.report.rates import pct, pct_ci
 from sim.runs.results import Run
 from sim.runs.stats import wilson
 
@@ -120,47 +121,49 @@ def compare(run: Run) -> list[PromptRow]:
 
 
 def _pct(rate: float, lo: float, hi: float) -> str:
-    return f"{rate:6.1%} [{lo:5.1%},{hi:6.1%}]"
+    return pct_ci(rate, lo, hi)
 
 
-def format_rows(rows: list[PromptRow]) -> str:
-    """An aligned terminal table."""
+def format_rows(rows: list[PromptRow], *, wide: bool = False) -> str:
+    """An aligned terminal table, fitted to 100 columns: collapse, silent with its 95%
+    interval, loud, tokens per trial and the probe's violation rate and agreement (errors
+    when any trial raised); `wide`: every rate with its interval, violations, retries and
+    calls per trial, however wide."""
     cells = len({r.cell for r in rows}) > 1
     probe = any(r.probes for r in rows)
-    head = (["cell"] if cells else []) + ["prompt", "strategy", "trials", "errors"]
-    head += ["collapse [95% CI]", "silent [95% CI]", "loud [95% CI]"]
-    head += ["viol/trial", "retries/trial"]
-    head += ["calls/trial", "tokens/trial"]
-    head += ["probe viol [95% CI]", "agree"] if probe else []
+    errors = wide or any(r.errors for r in rows)
+    head = (["cell"] if cells else []) + ["prompt", "strategy", "trials"]
+    head += ["errors"] if errors else []
+    if wide:
+        head += ["collapse [95% CI]", "silent [95% CI]", "loud [95% CI]"]
+        head += ["viol/trial", "retries/trial", "calls/trial", "tokens/trial"]
+        head += ["probe viol [95% CI]", "agree"] if probe else []
+    else:
+        head += ["collapse", "silent [95% CI]", "loud", "tokens"]
+        head += ["probe viol", "agree"] if probe else []
     body = []
     for r in rows:
         d = r.as_dict()
-        line = ([r.cell] if cells else []) + [r.prompt, r.strategy, str(r.trials), str(r.errors)]
-        line += [_pct(d["collapse"], d["collapse_lo"], d["collapse_hi"])]
-        line += [_pct(d["silent"], d["silent_lo"], d["silent_hi"])]
-        line += [_pct(d["loud"], d["loud_lo"], d["loud_hi"])]
-        line += [f"{d['violations_per_trial']:.2f}", f"{d['retries_per_trial']:.2f}"]
-        line += [f"{d['calls_per_trial']:.1f}", f"{d['tokens_per_trial']:.0f}"]
+        line = ([r.cell] if cells else []) + [r.prompt, r.strategy, str(r.trials)]
+        line += [str(r.errors)] if errors else []
+        ci = {k: _pct(d[k], d[f"{k}_lo"], d[f"{k}_hi"]) for k in ("collapse", "silent", "loud")}
+        if wide:
+            line += [ci["collapse"], ci["silent"], ci["loud"]]
+            line += [f"{d['violations_per_trial']:.2f}", f"{d['retries_per_trial']:.2f}"]
+            line += [f"{d['calls_per_trial']:.1f}", f"{d['tokens_per_trial']:.0f}"]
+        else:
+            line += [pct(d["collapse"]), ci["silent"], pct(d["loud"])]
+            line += [f"{d['tokens_per_trial']:.0f}"]
         if probe:
             if r.probes:
-                line += [
-                    _pct(d["probe_violation"], d["probe_violation_lo"], d["probe_violation_hi"]),
-                    f"{d['probe_agreement']:.0%}",
-                ]
+                rate = d["probe_violation"]
+                lo, hi = d["probe_violation_lo"], d["probe_violation_hi"]
+                line += [_pct(rate, lo, hi) if wide else pct(rate), pct(d["probe_agreement"])]
             else:
                 line += ["-", "-"]
-        body.append([term(c) for c in line])
-    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
-    numeric = {i for i, h in enumerate(head) if h not in ("cell", "prompt", "strategy")}
-
-    def fmt(cols: list[str]) -> str:
-        return "  ".join(
-            c.rjust(w) if i in numeric else c.ljust(w)
-            for i, (c, w) in enumerate(zip(cols, widths, strict=True))
-        ).rstrip()
-
-    sep = "  ".join("-" * w for w in widths)
-    return "\n".join([fmt(head), sep, *(fmt(b) for b in body)])
+        body.append(line)
+    left = 3 if cells else 2
+    return fit(head, body, left, 10**9 if wide else WIDTH)
 
 
 def tokenizer_line(run: Run) -> str:

@@ -29,6 +29,8 @@ class RunView:
     cells: list[str] = field(default_factory=list)
     strategies: list[str] = field(default_factory=list)
     depth_groups: dict[str, str] = field(default_factory=dict)
+    axes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """cell id -> its sweep axes (dotted path -> value), for the cross-cell plot."""
 
 
 def _is_depth_axis(path: str) -> bool:
@@ -50,7 +52,8 @@ def run_view(manifest: dict[str, Any]) -> RunView:
             groups[str(cell.get("id"))] = ",".join(
                 f"{k.rsplit('.', 1)[-1]}={json.dumps(v, separators=(',', ':'))}" for k, v in rest
             )
-    return RunView([str(c.get("id")) for c in cells], list(strategies), groups)
+    axes_of = {str(c.get("id")): dict(c["axes"]) for c in cells if isinstance(c.get("axes"), dict)}
+    return RunView([str(c.get("id")) for c in cells], list(strategies), groups, axes_of)
 
 
 def aggregate_run(rows: Iterable[dict[str, Any]], manifest: dict[str, Any]) -> Aggregates:

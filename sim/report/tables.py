@@ -1,19 +1,26 @@
 """The aggregates as aligned terminal tables and CSV files.
 
-Terminal tables put each rate beside its 95% interval, because at a few hundred trials the
-interval is as wide as the differences a reviewer is tempted to read into the rate.
+Terminal tables fit 100 columns by default (sim.report.fit): the silent rate, the one a
+reviewer acts on, stands beside its 95% interval, because at a few hundred trials the interval
+is as wide as the differences a reviewer is tempted to read into the rate; `--wide` puts every
+rate beside its interval and shows every token column. Rates are written as sim.report.rates
+writes them everywhere.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from sim.errors import ReportError
-from sim.report.escape import term
+from sim.report.aggregate import NO_LOSS
+from sim.report.fit import WIDTH, fit
+from sim.report.headline import failing, headline_lines, keep_pairs, pairs
+from sim.report.rates import pct, pct_ci
 from sim.runs.store import atomic_write
 
 if TYPE_CHECKING:
@@ -24,28 +31,18 @@ _RATES = (("collapsed", "collapse"), ("silent", "silent"), ("loud", "loud"))
 _PLAIN = (("over budget", "over_budget_rate"), ("stopped", "stopped_rate"))
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
-
-
 def rate_ci(r: Any, name: str) -> str:
-    """A rate and its 95% Wilson interval, e.g. ` 12.5% [ 8.1%, 18.7%]`."""
-    return f"{pct(r[f'{name}_rate'])} [{pct(r[f'{name}_lo'])},{pct(r[f'{name}_hi'])}]"
+    """A rate and its 95% Wilson interval, e.g. `12.5% [8.1, 18.7]` (sim.report.rates)."""
+    return pct_ci(r[f"{name}_rate"], r[f"{name}_lo"], r[f"{name}_hi"])
 
 
-def align(head: Sequence[str], lines: Sequence[Sequence[str]], left: int = 1) -> str:
-    """Columns padded to their widest cell; the first `left` columns are left-aligned."""
-    head = [term(h) for h in head]  # cells come from user files: no control characters
-    lines = [[term(c) for c in row] for row in lines]
-    widths = [max(len(h), *(len(row[i]) for row in lines)) for i, h in enumerate(head)]
-    fmt = "  ".join(f"{{:<{w}}}" if i < left else f"{{:>{w}}}" for i, w in enumerate(widths))
-    return "\n".join(
-        [
-            fmt.format(*head),
-            fmt.format(*("-" * w for w in widths)),
-            *(fmt.format(*row) for row in lines),
-        ]
-    )
+def align(
+    head: Sequence[str], lines: Sequence[Sequence[str]], left: int = 1, width: int | None = WIDTH
+) -> str:
+    """Columns padded to their widest cell; the first `left` columns are left-aligned. With a
+    `width` (100 by default) the table is fitted to it (sim.report.fit); None: as wide as it
+    is (`--wide`)."""
+    return fit(head, lines, left, width if width is not None else 10**9)
 
 
 def _label_cols(df: pd.DataFrame, by: Sequence[str]) -> list[str]:
@@ -62,34 +59,53 @@ _COST: tuple[tuple[str, str, str], ...] = (
     ("pins", "pin_tokens", "{:.0f}"),
     ("cost", "token_cost", "{:.0f}"),
 )
+_COST_DEFAULT = (("retries", "retries_per_trial", "{:.2f}"), ("cost", "token_cost", "{:.0f}"))
 
 
-def format_table(summary: pd.DataFrame, by: str | Sequence[str] = "strategy") -> str:
-    """Rates with their 95% interval, then retries and tokens per trial (cost = emitted,
-    pins included, plus the estimated retry tokens)."""
+def _width(wide: bool) -> int | None:
+    return None if wide else WIDTH
+
+
+def format_table(
+    summary: pd.DataFrame, by: str | Sequence[str] = "strategy", *, wide: bool = False
+) -> str:
+    """Rates per trial, then retries and token cost per trial (cost = emitted, pins included,
+    plus the estimated retry tokens). By default the columns a reader needs, fitted to 100
+    columns: collapse, silent with its 95% interval, loud, over budget, retries, cost, the
+    usual blame level (errors when any trial raised); `wide`: every rate with its interval and
+    every token column."""
     if summary.empty:
         return "(no trials)"
     keys = _label_cols(summary, [by] if isinstance(by, str) else list(by))
-    counts = [c for c in ("trials", "errors") if c in summary]
-    cost = [spec for spec in _COST if spec[1] in summary]
+    errors = "errors" in summary and (wide or bool((summary["errors"].fillna(0) > 0).any()))
+    counts = [c for c in ("trials", "errors") if c in summary and (c == "trials" or errors)]
+    cost = [spec for spec in (_COST if wide else _COST_DEFAULT) if spec[1] in summary]
     # the first counter, and trials whose ladder stopped with nothing lost (not a collapse)
     plain = [(h, c) for h, c in _PLAIN if c in summary]
-    head = [*keys, *counts, *(f"{h} [95% CI]" for _, h in _RATES), *(h for h, _ in plain)]
-    head += [h for h, _, _ in cost]
+    rates = [f"{h} [95% CI]" if wide or h == "silent" else h for _, h in _RATES]
+    head = [*keys, *counts, *rates, *(h for h, _ in plain), *(h for h, _, _ in cost), "blame"]
     lines = []
     for _, r in summary.iterrows():
         row = [str(r[k]) for k in keys] + [str(int(r[c])) for c in counts]
-        row += [rate_ci(r, name) for name, _ in _RATES]
+        row += [
+            rate_ci(r, name) if wide or name == "silent" else pct(r[f"{name}_rate"])
+            for name, _ in _RATES
+        ]
         for _, col in plain:
             rate = r[col]
             row.append("-" if rate is None or rate != rate else pct(float(rate)))
         row += [fmt.format(r[col]) for _, col, fmt in cost]
         lines.append([*row, str(r["blame_level"])])
-    return align([*head, "blame"], lines, left=len(keys))
+    return align(head, lines, left=len(keys), width=_width(wide))
 
 
 def _wide(
-    df: pd.DataFrame, col: str, order: Sequence[str], cell: Callable[[Any], str], empty: str
+    df: pd.DataFrame,
+    col: str,
+    order: Sequence[str],
+    cell: Callable[[Any], str],
+    empty: str,
+    wide: bool = False,
 ) -> str:
     """One line per cell × strategy, one column per value of `col` (levels, say)."""
     if df.empty:
@@ -100,56 +116,133 @@ def _wide(
         groups.setdefault(tuple(str(r[k]) for k in keys), {})[str(r[col])] = cell(r)
     present = [c for c in order if any(c in g for g in groups.values())]
     lines = [[*k, *(g.get(c, "-") for c in present)] for k, g in groups.items()]
-    return align([*keys, *present], lines, left=len(keys))
+    return align([*keys, *present], lines, left=len(keys), width=_width(wide))
 
 
-def format_survival(agg: Aggregates) -> str:
-    """Share of floored facts at or above floor per level, with its 95% interval."""
-    return _wide(
-        agg.survival,
-        "level",
-        agg.levels,
-        lambda r: f"{rate_ci(r, 'survival')} n={int(r['facts'])}",
-        "(no facts)",
-    )
+def format_survival(agg: Aggregates, *, wide: bool = False) -> str:
+    """Share of live planted facts at or above their floor per level (with its 95% interval
+    and the number of facts counted, `wide`)."""
+    if wide:
+        text: Callable[[Any], str] = lambda r: f"{rate_ci(r, 'survival')} n={int(r['facts'])}"  # noqa: E731
+    else:
+        text = lambda r: pct(r["survival_rate"])  # noqa: E731
+    return _wide(agg.survival, "level", agg.levels, text, "(no facts)", wide)
 
 
-def format_blame(agg: Aggregates) -> str:
-    """Trials blamed on each level: count and share of all trials."""
+def format_blame(agg: Aggregates, *, wide: bool = False) -> str:
+    """Trials blamed on each level, and those that lost nothing: count and share of all
+    trials."""
     return _wide(
         agg.blame,
         "blame_level",
-        agg.levels,
-        lambda r: f"{int(r['trials_blamed'])} ({pct(r['share']).strip()})",
+        [*agg.levels, NO_LOSS],
+        lambda r: f"{int(r['trials_blamed'])} ({pct(r['share'])})",
         "(no trials)",
+        wide,
     )
 
 
-def format_fact_rates(df: pd.DataFrame, by: str, title: str) -> str:
+def format_fact_rates(df: pd.DataFrame, by: str, title: str, *, wide: bool = False) -> str:
     """Per-fact leaf rates by class or depth bin."""
     if df.empty:
         return "(no facts)"
     keys = _label_cols(df, ["cell", "strategy"])
-    head = [*keys, title, "facts", *(f"{h} [95% CI]" for _, h in _RATES)]
+    rates = [f"{h} [95% CI]" if wide or h == "silent" else h for _, h in _RATES]
+    head = [*keys, title, "facts", *rates]
     lines = [
         [*(str(r[k]) for k in keys), str(r[by]), str(int(r["facts"]))]
-        + [rate_ci(r, name) for name, _ in _RATES]
+        + [
+            rate_ci(r, name) if wide or name == "silent" else pct(r[f"{name}_rate"])
+            for name, _ in _RATES
+        ]
         for _, r in df.iterrows()
     ]
-    return align(head, lines, left=len(keys) + 1)
+    return align(head, lines, left=len(keys) + 1, width=_width(wide))
 
 
-def format_all(agg: Aggregates) -> str:
-    """Every table, titled, for `compsim report` to print."""
-    sections = [
-        ("Rates per trial, retries and tokens per trial", format_table(agg.summary, KEYS)),
-        ("Survival per level (floored facts at or above floor)", format_survival(agg)),
-        ("Blame level (trials)", format_blame(agg)),
-        (
-            "By constraint class (facts at the leaf)",
-            format_fact_rates(agg.by_class, "cls", "class"),
-        ),
-        ("By depth (facts at the leaf)", format_fact_rates(agg.by_depth, "depth_bin", "depth")),
+def format_pivot(summary: pd.DataFrame, rate: str) -> str:
+    """One line per cell, one column per strategy: a rate across a sweep at a glance."""
+    if summary.empty:
+        return "(no trials)"
+    strategies = [str(s) for s in dict.fromkeys(summary["strategy"])]
+    by_cell: dict[str, dict[str, str]] = {}
+    for r in summary.to_dict("records"):
+        by_cell.setdefault(str(r["cell"]), {})[str(r["strategy"])] = pct(r[f"{rate}_rate"])
+    lines = [[c, *(g.get(s, "-") for s in strategies)] for c, g in by_cell.items()]
+    return align(["cell", *strategies], lines, left=1)
+
+
+def format_summary(summary: pd.DataFrame, *, wide: bool = False) -> str:
+    """What `compsim run` prints when a run ends: the headline, then the rates table (one
+    cell) or the silent and collapse rates as one line per cell (a sweep; `wide`: every
+    cell's table)."""
+    head = "\n".join(headline_lines(summary))
+    cells = [] if summary.empty else list(dict.fromkeys(summary["cell"]))
+    if len(cells) <= 1:
+        return f"{head}\n\n{format_table(summary, KEYS, wide=wide)}"
+    if wide:
+        return f"{head}\n\n{format_table(summary, KEYS, wide=True)}"
+    silent, collapse = format_pivot(summary, "silent"), format_pivot(summary, "collapsed")
+    parts = [head, f"silent collapse per cell (% of trials)\n{silent}"]
+    if collapse != silent:
+        parts.append(f"collapse per cell, silent or loud (% of trials)\n{collapse}")
+    return "\n\n".join(parts)
+
+
+TITLES = {
+    "rates": "Rates per trial (retries and token cost are means per trial)",
+    "survival": "Survival: planted rules still usable at each level (at or above their floor)",
+    "blame": "Blame: where each trial first lost a rule (or stopped loudly), of all trials",
+    "classes": "By constraint class (rules at the last level)",
+    "depth": "By depth in the history (0 = oldest turn; rules at the last level)",
+}
+
+
+def _only(agg: Aggregates) -> Aggregates:
+    """The aggregates cut to the cell × strategy pairs that failed (--only-failures)."""
+    keep = pairs(failing(agg.summary))
+    return replace(
+        agg,
+        summary=keep_pairs(agg.summary, keep),
+        survival=keep_pairs(agg.survival, keep),
+        blame=keep_pairs(agg.blame, keep),
+        by_class=keep_pairs(agg.by_class, keep),
+        by_depth=keep_pairs(agg.by_depth, keep),
+    )
+
+
+def format_all(agg: Aggregates, *, wide: bool = False, only_failures: bool = False) -> str:
+    """Every table, titled, for `compsim report` to print. First the headline (the worst
+    cells, baselines never among them). A sweep (several cells) then shows the silent and
+    collapse rates as one line per cell; its per-cell tables come with `wide`. Every table
+    fits 100 columns unless `wide`; `only_failures` keeps the strategies under test that
+    collapsed or raised."""
+    head = "\n".join(headline_lines(agg.summary))
+    cells = 0 if agg.summary.empty else agg.summary["cell"].nunique()
+    shown = _only(agg) if only_failures else agg
+    sections = [("Headline", head)]
+    if cells > 1 and not wide:
+        silent = format_pivot(agg.summary, "silent")
+        collapse = format_pivot(agg.summary, "collapsed")
+        if silent == collapse:  # no loud collapse anywhere: one table says both
+            sections.append(
+                ("Silent collapse per cell (% of trials; all collapse was silent)", silent)
+            )
+        else:
+            sections += [
+                ("Silent collapse per cell (% of trials)", silent),
+                ("Collapse per cell, silent or loud (% of trials)", collapse),
+            ]
+        if only_failures:
+            sections.append((TITLES["rates"], format_table(shown.summary, KEYS)))
+        more = "per-cell tables: --wide (or report.html)"
+        return "\n\n".join(f"## {t}\n{b}" for t, b in sections) + f"\n\n({more})"
+    sections += [
+        (TITLES["rates"], format_table(shown.summary, KEYS, wide=wide)),
+        (TITLES["survival"], format_survival(shown, wide=wide)),
+        (TITLES["blame"], format_blame(shown, wide=wide)),
+        (TITLES["classes"], format_fact_rates(shown.by_class, "cls", "class", wide=wide)),
+        (TITLES["depth"], format_fact_rates(shown.by_depth, "depth_bin", "depth", wide=wide)),
     ]
     return "\n\n".join(f"## {title}\n{body}" for title, body in sections)
 

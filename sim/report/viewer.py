@@ -116,6 +116,7 @@ MARKUP = """<div class="tv-controls">
 <label>Trial <select id="tv-trial"></select></label>
 <label>Fact <select id="tv-fact"></select></label>
 </div>
+<p id="tv-missing" class="warn" role="alert" hidden></p>
 <p id="tv-fact-text" class="tv-fact"></p>
 <p id="tv-meta" class="note"></p>
 <div id="tv-levels" class="tv-levels"></div>"""
@@ -131,8 +132,17 @@ SCRIPT = r"""(function () {
   var box = document.getElementById("tv-levels");
   var factText = document.getElementById("tv-fact-text");
   var meta = document.getElementById("tv-meta");
+  var missing = document.getElementById("tv-missing");
   var GRADES = ["verbatim", "actionable", "degraded", "dropped", "inverted"];
   if (!traces.length) { return; }
+
+  // A sweep's trial ids are `<cell>/000001:key`; links name the trial without its cell
+  // (`#trial=000001:key&cell=<cell>`, as the README shows) or with it.
+  function shortId(t) {
+    var pre = t.cell ? t.cell + "/" : "";
+    return pre && t.trial_id.indexOf(pre) === 0 ? t.trial_id.slice(pre.length) : t.trial_id;
+  }
+  function label(t) { return (t.cell ? t.cell + " \u00b7 " : "") + shortId(t); }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -149,8 +159,7 @@ SCRIPT = r"""(function () {
   }
 
   traces.forEach(function (t, i) {
-    var name = (t.cell ? t.cell + " \u00b7 " : "") + t.trial_id;
-    trialSel.appendChild(new Option(name, String(i)));
+    trialSel.appendChild(new Option(label(t), String(i)));
   });
 
   function fillFacts(t, want) {
@@ -230,9 +239,25 @@ SCRIPT = r"""(function () {
       if (c.mark) { c.pre.scrollTop = Math.max(0, c.mark.offsetTop - 48); }
     });
     if (remember) {
-      var h = "#trial=" + encodeURIComponent(t.trial_id) + "&fact=" + encodeURIComponent(fid);
+      missing.hidden = true;
+      var h = "#trial=" + encodeURIComponent(shortId(t)) + "&fact=" + encodeURIComponent(fid);
       if (t.cell) { h += "&cell=" + encodeURIComponent(t.cell); }
       try { history.replaceState(null, "", h); } catch (e) { /* file:// in some browsers */ }
+    }
+  }
+
+  function say(text) {
+    missing.textContent = text;
+    missing.hidden = false;
+  }
+
+  function firstViewer() {
+    var section = document.getElementById("traces");
+    var header = document.querySelector("header");
+    if (section && header && header.nextElementSibling !== section) {
+      // a deep link opens with its trace first: no scrolling, nothing hidden (moved
+      // before filling, since moving a node resets the scroll of its text boxes)
+      header.parentNode.insertBefore(section, header.nextElementSibling);
     }
   }
 
@@ -240,21 +265,35 @@ SCRIPT = r"""(function () {
     var h = location.hash.replace(/^#/, "");
     if (h.indexOf("trial=") < 0) { return false; }
     var p = new URLSearchParams(h);
-    var id = p.get("trial"), cell = p.get("cell");
+    var id = p.get("trial"), cell = p.get("cell"), fact = p.get("fact");
+    var hits = [];
     for (var i = 0; i < traces.length; i++) {
-      if (traces[i].trial_id === id && (cell === null || traces[i].cell === cell)) {
-        var section = document.getElementById("traces");
-        var header = document.querySelector("header");
-        if (section && header && header.nextElementSibling !== section) {
-          // a deep link opens with its trace first: no scrolling, nothing hidden (moved
-          // before filling, since moving a node resets the scroll of its text boxes)
-          header.parentNode.insertBefore(section, header.nextElementSibling);
-        }
-        show(i, p.get("fact"), false);
-        return true;
+      var t = traces[i];
+      if ((t.trial_id === id || shortId(t) === id) && (cell === null || t.cell === cell)) {
+        hits.push(i);
       }
     }
-    return false;
+    firstViewer();
+    missing.hidden = true;
+    var where = cell === null ? "" : " in cell " + cell;
+    if (!hits.length) {
+      var start = traces[data.start.trace];
+      show(data.start.trace, data.start.fact, false);
+      say("The link asks for trial " + id + where + ", which this report holds no trace" +
+        " of (a run keeps the texts of the first trials of each cell only: traces_per_cell)." +
+        " Showing " + label(start) + " instead.");
+      return true;
+    }
+    show(hits[0], fact, false);
+    var shown = traces[hits[0]];
+    if (fact !== null && factSel.value !== fact) {
+      say("Trial " + id + where + " has no fact " + fact + "; showing " +
+        (factSel.value || "its first fact") + ".");
+    } else if (hits.length > 1) {
+      say("Trial " + id + " is in " + hits.length + " cells; showing cell " + shown.cell +
+        " (add &cell=<cell id> to the link to choose).");
+    }
+    return true;
   }
 
   function picked() { show(Number(trialSel.value), factSel.value, true); }

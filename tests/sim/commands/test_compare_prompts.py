@@ -40,8 +40,10 @@ def test_compare_prompts_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
     text = capsys.readouterr().out
     lines = text.splitlines()
     assert lines[0] == "prompt_comparison: 2 trials per cell"
-    assert lines[1].split()[:4] == ["prompt", "strategy", "trials", "errors"]
-    assert "probe viol [95% CI]" in lines[1]
+    assert lines[1].split()[:4] == ["prompt", "strategy", "trials", "collapse"]
+    assert "probe viol" in lines[1] and "silent [95% CI]" in lines[1]
+    table = lines[1 : next(i for i, ln in enumerate(lines) if ln.startswith("tokens counted"))]
+    assert max(len(ln) for ln in table) <= 100  # fits a terminal; --wide shows every column
     body = [ln.split()[:3] for ln in lines[3:10]]
     assert body == [
         ["compress", "budget_closed", "2"],

@@ -61,7 +61,7 @@ def test_clear_regression_exits_1_with_the_exact_message(
     assert code == 1
     assert findings(out) == [
         "REGRESSED: silent_collapse_rate for budget_closed(instruction='continuity') "
-        "(baseline budget_closed): 0.000 -> 1.000 (+1.000 > +0.000; p<0.0001, McNemar exact "
+        "(baseline budget_closed): 0.0% -> 100.0% (+100.0 pp > +0.0 pp; p<0.0001, McNemar exact "
         "on 20 paired trials)"
     ]
     assert out.rstrip().endswith(
@@ -111,7 +111,9 @@ def test_improvement_exits_0(capsys: pytest.CaptureFixture[str], baselines: Path
     )
     assert code == 0
     assert findings(out) == []
-    assert "PASS     silent_collapse_rate  budget_closed  1.000     0.000      -1.000" in out
+    row = next(ln.split() for ln in out.splitlines() if ln.startswith("PASS"))
+    assert row[:6] == ["PASS", "silent_collapse_rate", "100.0%", "0.0%", "-100.0", "pp"]
+    assert "\nstrategy budget_closed" in out  # the table's heading names the strategy
 
 
 def test_too_small_sample_exits_3_with_the_trials_needed(
@@ -128,7 +130,7 @@ def test_too_small_sample_exits_3_with_the_trials_needed(
     # 4 of 4 paired trials worse: p = 2 / 2**4 = 0.125; 6 of 6 would give 0.031 < 0.05
     assert findings(out) == [
         "INCONCLUSIVE: silent_collapse_rate for budget_closed(instruction='continuity') "
-        "(baseline budget_closed): 0.000 -> 1.000 (+1.000 > +0.000 but not significant: "
+        "(baseline budget_closed): 0.0% -> 100.0% (+100.0 pp > +0.0 pp but not significant: "
         "p=0.1250, McNemar exact on 4 paired trials); ≈2 more trials would decide it (6 in all)"
     ]
     assert "case mini: trials: 20 -> 4" in err
@@ -138,7 +140,7 @@ def test_identical_runs_exit_0(capsys: pytest.CaptureFixture[str], baselines: Pa
     code, out, err = check(capsys, "compress", baselines / "compress.json")
     assert code == 0
     assert findings(out) == [] and err == ""
-    assert "[+0.000, +0.000]" in out
+    assert "[+0.0, +0.0] pp" in out
 
 
 def test_per_class_regression_hidden_by_an_overall_improvement_exits_1(
@@ -152,15 +154,16 @@ def test_per_class_regression_hidden_by_an_overall_improvement_exits_1(
         "collapse_rate:+0.00",
         "--fail",
         "silent_collapse_rate[prohibition]:+0.00",
+        "--wide",
     )
     assert code == 1
     rows = {ln.split()[1]: ln.split() for ln in out.splitlines() if ln.startswith(("PASS", "REG"))}
     assert rows["collapse_rate"][0] == "PASS"
-    assert rows["collapse_rate"][3:6] == ["1.000", "0.500", "-0.500"]  # overall: better
+    assert rows["collapse_rate"][2:6] == ["100.0%", "50.0%", "-50.0", "pp"]  # overall: better
     assert findings(out) == [
         "REGRESSED: silent_collapse_rate[prohibition] for forgetful(forget=['prohibition']) "
-        "(baseline forgetful(forget=['ordering', 'value_pin', 'conditional'])): 0.000 -> 0.500 "
-        "(+0.500 > +0.000; p=0.0020, McNemar exact on 20 paired trials with a prohibition "
+        "(baseline forgetful(forget=['ordering', 'value_pin', 'conditional'])): 0.0% -> 50.0% "
+        "(+50.0 pp > +0.0 pp; p=0.0020, McNemar exact on 20 paired trials with a prohibition "
         "constraint)"
     ]
 

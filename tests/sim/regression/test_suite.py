@@ -127,7 +127,7 @@ def test_a_shrunk_leaf_regresses_and_the_ladder_change_is_shown(
     assert "case short: ladder.L2.budget_tokens: 96 -> 12" in err
     assert code == 1
     assert (
-        "REGRESSED: collapse_rate for budget_closed: 0.000 -> 1.000 (+1.000 > +0.000; "
+        "REGRESSED: collapse_rate for budget_closed: 0.0% -> 100.0% (+100.0 pp > +0.0 pp; "
         "p=0.0312, McNemar exact on 6 paired trials)" in out
     )
 

@@ -76,3 +76,48 @@ class FakeRun:
 
     def rows(self) -> list[dict[str, Any]]:
         return list(self.row_list)
+
+
+LONG_KEY = "floor_gated(instruction='Keep every rule, never drop one', max_retries=3)"
+"""A strategy key with arguments, as long as a user's configured strategy gets."""
+SWEEP_CELLS = tuple(
+    f"injection_susceptibility={s},ladder={lad}" for s in (0.0, 0.5) for lad in ("note", "tight")
+) + tuple(f"depths=[{d / 20:.2f}]" for d in range(1, 7))
+
+
+def sweep_run(trials: int = 4) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A 10-cell sweep made of the tiny run's rows (and traces), with long cell ids and one
+    long strategy key: the shapes the width and headline tests need. Baselines `empty` and
+    `keep_all` join, collapsing and not."""
+    rows, traces = tiny_run(trials, 1)
+    out, out_traces = [], []
+    for cell in SWEEP_CELLS:
+        for r in rows:
+            key = LONG_KEY if r["strategy"] == "floor_gated" else r["strategy"]
+            out.append({**copy.deepcopy(r), "cell": cell, "strategy": key,
+                        "trial_id": f"{cell}/{r['trial']:06d}:{key}"})  # fmt: skip
+            if r["strategy"] == "re_ranking":
+                for base in ("empty", "keep_all"):
+                    lost = base == "empty"
+                    out.append({**copy.deepcopy(r), "cell": cell, "strategy": base,
+                                "trial_id": f"{cell}/{r['trial']:06d}:{base}",
+                                "collapsed": lost, "silent": lost, "loud": False})  # fmt: skip
+        for t in traces:
+            out_traces.append({**copy.deepcopy(t), "cell": cell,
+                               "trial_id": f"{cell}/{t['trial_id']}"})  # fmt: skip
+    return out, out_traces
+
+
+def sweep_manifest() -> dict[str, Any]:
+    """The tiny manifest with the sweep's cells and their axes."""
+    m = manifest("sweep-run")
+    base = m["cells"][0]
+    keys = ["re_ranking", LONG_KEY, "budget_open", "empty", "keep_all"]
+    cells = []
+    for cell in SWEEP_CELLS:
+        axes = {f"x.{k}": v for k, v in (p.split("=", 1) for p in cell.split(",", 1)[:1])}
+        cells.append({**base, "id": cell, "axes": axes,
+                      "strategies": [{"key": k, "name": k.split("(")[0], "args": {}}
+                                     for k in keys]})  # fmt: skip
+    m["cells"] = cells
+    return m

@@ -169,16 +169,18 @@ def test_aborted_trials_count_only_the_levels_they_reached() -> None:
     assert list(surv["trials"]) == [2, 2, 1]
     assert agg.levels == ("L0", "L1", "L2")
     blame = agg.blame.set_index("blame_level")["trials_blamed"]
-    assert blame.to_dict() == {"L0": 0, "L1": 0, "L2": 1}
+    assert blame.to_dict() == {"L0": 0, "L1": 0, "L2": 1, "no loss": 1}
 
 
 def test_blame_lists_every_level_with_counts_and_shares() -> None:
     blame = aggregate(ten_trials()).blame
     a = blame[blame["strategy"] == "a"].set_index("blame_level")
-    assert list(a.index) == ["L0", "L1", "L2"]
-    assert list(a["trials_blamed"]) == [0, 1, 2]
+    assert list(a.index) == ["L0", "L1", "L2", "no loss"]
+    assert list(a["trials_blamed"]) == [0, 1, 2, 7]  # the shares add up to all trials
+    assert a["share"].sum() == pytest.approx(1.0)
     assert a.loc["L2", "share"] == pytest.approx(0.2)
     assert a.loc["L2", "share_of_collapsed"] == pytest.approx(2 / 3)
+    assert a.loc["no loss", "share_of_collapsed"] == 0.0
 
 
 def test_diagnosis_counts_lost_facts_by_level_grade_and_missing_anchors() -> None:
@@ -257,12 +259,12 @@ def test_csv_bytes_are_reproducible(tmp_path: Any) -> None:
 def test_terminal_tables_are_aligned_and_legacy_table_still_works() -> None:
     rows = ten_trials()
     text = format_all(aggregate(rows))
-    for block in text.split("\n\n"):
-        lines = block.splitlines()[1:]  # below the section title
-        assert len({len(line) for line in lines}) == 1, block
-    legacy = format_table(summarize(rows))
+    for block in text.split("\n\n")[1:]:  # the headline first, then the tables
+        head, rule = block.splitlines()[1:3]  # below the section title
+        assert set(rule) <= {"-", " "} and len(rule) == len(head.rstrip()), block
+    legacy = format_table(summarize(rows), wide=True)
     assert legacy.splitlines()[0].startswith("strategy")
-    assert " 30.0% [ 10.8%, 60.3%]" in legacy
+    assert "  30.0% [10.8, 60.3]" in legacy
     assert align(["x", "n"], [["long-name", "1"]]).splitlines()[2] == "long-name  1"
 
 

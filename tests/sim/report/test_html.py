@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import subprocess
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,15 @@ import pytest
 
 from sim.report.html import render_report, table, write_report
 from sim.report.viewer import SCRIPT, script_json, trace_payload
-from tests.sim.report.fixtures import CELL, FakeRun, manifest, tiny_run
+from tests.sim.report.fixtures import (
+    CELL,
+    SWEEP_CELLS,
+    FakeRun,
+    manifest,
+    sweep_manifest,
+    sweep_run,
+    tiny_run,
+)
 
 HOSTILE = (
     "<script>alert(1)</script>",
@@ -144,3 +153,52 @@ def test_tables_escape_cells_and_drop_an_empty_cell_column() -> None:
     assert '<td class="n">3</td>' in html
     kept = table(["cell", "strategy"], [["depths=[0.5]", "a"]])
     assert "<th>cell</th>" in kept and 'class="n"' not in kept
+
+
+def _dom(exe: str, tmp_path: Path, page: Path, fragment: str) -> str:
+    cmd = [
+        exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"{page.as_uri()}#{fragment}",
+    ]  # fmt: skip
+    return subprocess.run(cmd, check=True, capture_output=True, timeout=120).stdout.decode()
+
+
+def _text(dom: str, node_id: str) -> tuple[str, bool]:
+    """(text, hidden) of the element with `node_id` in a dumped DOM."""
+    m = re.search(rf'<p id="{node_id}"([^>]*)>(.*?)</p>', dom, re.S)
+    assert m, node_id
+    return m[2], "hidden" in m[1]
+
+
+@pytest.mark.slow
+def test_sweep_deep_links_take_the_readme_form_and_say_when_a_trial_is_missing(
+    tmp_path: Path,
+) -> None:
+    exe = chromium()
+    if exe is None:
+        pytest.skip("chromium not installed (Debian: apt-get install -y chromium)")
+    rows, traces = sweep_run()
+    page = write_report(FakeRun(tmp_path, rows, traces, sweep_manifest()), tmp_path / "r.html",
+                        plots=False)  # fmt: skip
+    cell = SWEEP_CELLS[3]
+    quoted = urllib.parse.quote(cell, safe="")
+    for fragment in (
+        f"trial=000000:budget_open&fact=f2&cell={quoted}",  # the README's form
+        f"trial={urllib.parse.quote(cell + '/000000:budget_open', safe='')}&fact=f2",
+    ):
+        dom = _dom(exe, tmp_path, page, fragment)
+        meta, _ = _text(dom, "tv-meta")
+        assert meta == f"strategy budget_open · cell {cell}", fragment
+        assert _text(dom, "tv-fact-text")[0].startswith("Fact f2 ")
+        assert _text(dom, "tv-missing")[1], "no message for a link that was found"
+        assert dom.index('id="traces"') < dom.index('id="spec"')  # the viewer comes first
+    gone = _text(_dom(exe, tmp_path, page, f"trial=000099:re_ranking&cell={quoted}"),
+                 "tv-missing")  # fmt: skip
+    assert not gone[1] and "asks for trial 000099:re_ranking in cell" in gone[0]
+    assert "holds no trace" in gone[0] and "Showing " in gone[0]
+    no_fact = _text(_dom(exe, tmp_path, page, f"trial=000000:re_ranking&fact=f9&cell={quoted}"),
+                    "tv-missing")  # fmt: skip
+    assert not no_fact[1] and "has no fact f9" in no_fact[0]
+    many = _text(_dom(exe, tmp_path, page, "trial=000000:re_ranking&fact=f1"), "tv-missing")
+    assert not many[1] and f"is in {len(SWEEP_CELLS)} cells" in many[0]
