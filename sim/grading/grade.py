@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from sim.grading.clauses import (
-    clauses,
-)
+from sim.grading import anaphora
+from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
 from sim.grading.lexicon import RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
+from sim.grading.references import relation_of
 from sim.grading.regions import Region, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize
@@ -45,6 +45,9 @@ class Matcher:
     verbatim: str
     frame: Frame
     topic_forms: tuple[str, ...]
+    reference: str  # the condition's reference as words ("resize disk"): what "it" may be
+    object: str  # the object as words ("ledger volume")
+    antecedent_forms: tuple[str, ...]  # forms whose sentence a pronoun may point back to
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -57,7 +60,11 @@ class Matcher:
             frame = _FRAMES[key] = Frame.of(fact)
         heads = tuple(f" {h} " for h, _ in frame.heads)
         topic = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
-        return cls(fact, normalize(fact.text), frame, topic)
+        condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
+        reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
+        obj = frame.objects[0].strip() if frame.objects else ""
+        words = tuple(dict.fromkeys(f" {w} " for r in frame.references for w in r.tokens))
+        return cls(fact, normalize(fact.text), frame, topic, reference, obj, words)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -248,13 +255,62 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
     dropped; between equals, the first sentence in the text."""
     m = matcher(fact)
     best: Evidence | None = None
-    for index in sentences.mentioning(m.topic_forms):
+    mentioned = sentences.mentioning(m.topic_forms)
+    for index in mentioned:
         found = evidence(fact, m, sentences.pairs[index], counter)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
             if best[0] == VERBATIM:
                 break
+    best = with_resolved(fact, m, sentences, mentioned, counter, best)
     return best[1] if best is not None else dropped(fact)
+
+
+def with_resolved(
+    fact: Fact,
+    m: Matcher,
+    sentences: Sentences,
+    mentioned: list[int],
+    counter: Tokenizer,
+    best: Evidence | None,
+) -> Evidence | None:
+    """`best`, or better evidence from a sentence that points back, when `best` does not keep
+    the fact as it stands (so a kept fact costs nothing more)."""
+    if best is not None and best[0] <= ACTIONABLE:
+        return best
+    found = _resolved_evidence(fact, m, sentences, mentioned, counter)
+    if found is not None and (best is None or found[0] < best[0]):
+        return found
+    return best
+
+
+def _resolved_evidence(
+    fact: Fact, m: Matcher, sentences: Sentences, mentioned: list[int], counter: Tokenizer
+) -> Evidence | None:
+    """The best evidence among the sentences that point back (sim.grading.anaphora) at, or
+    right after, one that names the fact, with the pronoun read as the half it stands for."""
+    near = sentences.mentioning(m.antecedent_forms) if m.antecedent_forms else []
+    best: Evidence | None = None
+    pairs = sentences.pairs
+    for index in sorted({i for j in (*mentioned, *near) for i in (j, j + 1) if i < len(pairs)}):
+        raw, _, lem = pairs[index]
+        first = anaphora.first(raw)
+        if first is None:
+            continue
+        before = pairs[index - 1][2] if index else " "
+        own = lemmas(normalize(raw[:first]))
+        resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
+        if resolved is None:
+            continue
+        norm = normalize(resolved)
+        found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter)
+        if found is not None and (best is None or found[0] < best[0]):
+            # the text as written, and never verbatim: the words were supplied by the reading
+            rank, grade = found
+            if rank == VERBATIM:
+                rank, grade = ACTIONABLE, replace(grade, grade=Grade.ACTIONABLE)
+            best = rank, replace(grade, sentence=raw)
+    return best
 
 
 def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:

@@ -13,9 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim.grading import anaphora
 from sim.grading.frames import Frame
-from sim.grading.grade import Evidence, Matcher, dropped, evidence, matcher
-from sim.grading.sentences import line_role, line_sentences, reading_lines
+from sim.grading.grade import (
+    ACTIONABLE,
+    Evidence,
+    Matcher,
+    dropped,
+    evidence,
+    matcher,
+    with_resolved,
+)
+from sim.grading.sentences import Sentences, line_role, line_sentences, reading_lines
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
@@ -140,9 +149,20 @@ class LineGrader:
         if joins:  # a header's bullets or a split rule: read together (rare, so done again)
             best, _ = self._best(reading_lines(text))
         index, none = self._index, self._dropped
-        return tuple(
-            won[1] if (won := best.get(k := index[id(f)])) is not None else none[k] for f in facts
-        )
+        ks = [index[id(f)] for f in facts]
+        if any((b := best.get(k)) is None or b[0] > ACTIONABLE for k in ks) and any(
+            anaphora.first(line) is not None for line in text.split("\n") if line
+        ):  # a fact not kept, and a sentence that may point back to it: read as grade_text
+            sentences = Sentences(text)
+            for k in ks:
+                m = self._matchers[k]
+                won = best.get(k)
+                if won is None or won[0] > ACTIONABLE:
+                    mentioned = sentences.mentioning(m.topic_forms)
+                    found = with_resolved(m.fact, m, sentences, mentioned, self._counter, won)
+                    if found is not None:
+                        best[k] = found
+        return tuple(won[1] if (won := best.get(k)) is not None else none[k] for k in ks)
 
     def _best(self, lines: list[str]) -> tuple[dict[int, Evidence], bool]:
         """The best evidence per fact over `lines`, and whether a line joins its neighbours."""

@@ -139,3 +139,9 @@ def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation]
     for m in lx.RELATION_RE.finditer(lead):
         found = m
     return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
+
+
+def covers(tokens: tuple[str, ...], ref: frozenset[str]) -> bool:
+    """Whether every word of `ref` (or an equivalent) is somewhere in `tokens`, in any order
+    and at any distance: a reference spread over a sentence and the one it points back to."""
+    return all(any(_matches(t, w) for t in tokens) for w in ref)
