@@ -31,9 +31,14 @@ _AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=32_768)  # asked of every line of a text whose facts are not all kept
+_ANY = re.compile(r"\b(?:it|its|them|they|this|that|afterwards?|thereafter|beforehand)\b")
+
+
+@lru_cache(maxsize=32_768)  # asked of lines near a fact's topic whose fact is not kept
 def first(raw: str) -> int | None:
     """Where a sentence's first pronoun or anaphoric adverb starts, or None."""
+    if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
+        return None
     found = [m.start() for p in (_PRONOUN, _AFTER, _BEFORE) if (m := p.search(raw)) is not None]
     return min(found) if found else None
 
@@ -41,6 +46,10 @@ def first(raw: str) -> int | None:
 def _names_reference(frame: Frame, lem: str) -> bool:
     tokens = tuple(lem.split())
     return any(window(tokens, r.tokens) is not None for r in frame.references)
+
+
+def _any_reference_word(frame: Frame, context: str) -> bool:
+    return any(covers(tuple(context.split()), frozenset((w,))) for w in frame.reference_words)
 
 
 def _completes_reference(frame: Frame, context: str, lem: str) -> bool:
@@ -68,7 +77,14 @@ def resolve(
     the migration can follow afterwards"). `reference` and `obj` are the fact's condition
     reference and object as words."""
     lacks_object = not has_object(frame, lem)
-    lacks_reference = bool(reference) and not _names_reference(frame, lem)
+    if lacks_object:
+        if not (obj and _names_object(frame, before + own)):
+            return None
+        lacks_reference = False  # what the pronoun stands for is the object
+    else:
+        if not reference or not _any_reference_word(frame, before + own):
+            return None  # nothing before it that the pronoun could stand for
+        lacks_reference = not _names_reference(frame, lem)
     out = raw
     # pronouns point back into their own sentence too; adverbs only to the sentence before
     readings = (

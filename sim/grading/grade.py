@@ -47,7 +47,6 @@ class Matcher:
     topic_forms: tuple[str, ...]
     reference: str  # the condition's reference as words ("resize disk"): what "it" may be
     object: str  # the object as words ("ledger volume")
-    antecedent_forms: tuple[str, ...]  # forms whose sentence a pronoun may point back to
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -63,8 +62,7 @@ class Matcher:
         condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
         reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
         obj = frame.objects[0].strip() if frame.objects else ""
-        words = tuple(dict.fromkeys(f" {w} " for r in frame.references for w in r.tokens))
-        return cls(fact, normalize(fact.text), frame, topic, reference, obj, words)
+        return cls(fact, normalize(fact.text), frame, topic, reference, obj)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -262,55 +260,91 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             best = found
             if best[0] == VERBATIM:
                 break
-    best = with_resolved(fact, m, sentences, mentioned, counter, best)
+    if mentioned:
+        pairs = sentences.pairs
+        pointing = (
+            (pairs[i - 1][2] if i else " ", unit)
+            for i, unit in enumerate(pairs)
+            if pointing_back(m, pairs[i - 1] if i else None, unit)
+        )
+        best = with_resolved(fact, m, pointing, counter, best)
     return best[1] if best is not None else dropped(fact)
 
 
 def with_resolved(
     fact: Fact,
     m: Matcher,
-    sentences: Sentences,
-    mentioned: list[int],
+    pointing: Iterable[tuple[str, Unit]],
     counter: Tokenizer,
     best: Evidence | None,
 ) -> Evidence | None:
-    """`best`, or better evidence from a sentence that points back, when `best` does not keep
-    the fact as it stands (so a kept fact costs nothing more)."""
+    """`best`, or better evidence from a sentence that points back (`pointing`: each with the
+    sentence before it, in text order), when `best` does not keep the fact as it stands (so a
+    kept fact costs nothing more)."""
     if best is not None and best[0] <= ACTIONABLE:
         return best
-    found = _resolved_evidence(fact, m, sentences, mentioned, counter)
+    found = _resolved_evidence(fact, m, pointing, counter)
     if found is not None and (best is None or found[0] < best[0]):
         return found
     return best
 
 
+def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
+    """Whether `unit` may point back to the fact: it holds a pronoun, and it or the sentence
+    before it names the fact's topic (the object is what a pronoun stands for, or the
+    sentence names the object and the pronoun stands for the reference)."""
+    if anaphora.first(unit[0]) is None:
+        return False
+    forms = m.topic_forms
+    return any(f in unit[2] for f in forms) or (
+        before is not None and any(f in before[2] for f in forms)
+    )
+
+
+# (fact, sentence before, sentence) -> what the sentence resolved says of the fact: the same
+# lines recur at every level and under every strategy, so each pair is read once (bounded)
+_RESOLVED: dict[tuple[int, str, str], tuple[Fact, Evidence | None]] = {}
+
+
 def _resolved_evidence(
-    fact: Fact, m: Matcher, sentences: Sentences, mentioned: list[int], counter: Tokenizer
+    fact: Fact, m: Matcher, pointing: Iterable[tuple[str, Unit]], counter: Tokenizer
 ) -> Evidence | None:
-    """The best evidence among the sentences that point back (sim.grading.anaphora) at, or
-    right after, one that names the fact, with the pronoun read as the half it stands for."""
-    near = sentences.mentioning(m.antecedent_forms) if m.antecedent_forms else []
+    """The best evidence among the sentences that point back (sim.grading.anaphora), with the
+    pronoun read as the half it stands for; between equals, the first."""
     best: Evidence | None = None
-    pairs = sentences.pairs
-    for index in sorted({i for j in (*mentioned, *near) for i in (j, j + 1) if i < len(pairs)}):
-        raw, _, lem = pairs[index]
-        first = anaphora.first(raw)
-        if first is None:
-            continue
-        before = pairs[index - 1][2] if index else " "
-        own = lemmas(normalize(raw[:first]))
-        resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
-        if resolved is None:
-            continue
-        norm = normalize(resolved)
-        found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter)
+    for before, unit in pointing:
+        key = (id(fact), before, unit[0])
+        known = _RESOLVED.get(key)
+        if known is None or known[0] is not fact:
+            if len(_RESOLVED) >= 32_768:
+                _RESOLVED.clear()
+            known = _RESOLVED[key] = (fact, _resolve_one(fact, m, before, unit, counter))
+        found = known[1]
         if found is not None and (best is None or found[0] < best[0]):
-            # the text as written, and never verbatim: the words were supplied by the reading
-            rank, grade = found
-            if rank == VERBATIM:
-                rank, grade = ACTIONABLE, replace(grade, grade=Grade.ACTIONABLE)
-            best = rank, replace(grade, sentence=raw)
+            best = found
     return best
+
+
+def _resolve_one(
+    fact: Fact, m: Matcher, before: str, unit: Unit, counter: Tokenizer
+) -> Evidence | None:
+    raw, _, lem = unit
+    first = anaphora.first(raw)
+    if first is None:
+        return None
+    own = lemmas(normalize(raw[:first]))
+    resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
+    if resolved is None:
+        return None
+    norm = normalize(resolved)
+    found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter)
+    if found is None:
+        return None
+    # the text as written, and never verbatim: the words were supplied by the reading
+    rank, grade = found
+    if rank == VERBATIM:
+        rank, grade = ACTIONABLE, replace(grade, grade=Grade.ACTIONABLE)
+    return rank, replace(grade, sentence=raw)
 
 
 def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:

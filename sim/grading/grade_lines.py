@@ -22,9 +22,10 @@ from sim.grading.grade import (
     dropped,
     evidence,
     matcher,
+    pointing_back,
     with_resolved,
 )
-from sim.grading.sentences import Sentences, line_role, line_sentences, reading_lines
+from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
@@ -69,10 +70,15 @@ def _checks(m: Matcher) -> Checks | None:
     return checks
 
 
+def _not_kept(ev: Evidence | None) -> bool:
+    return ev is None or ev[0] > ACTIONABLE
+
+
 class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
     __slots__ = (
+        "_blank",
         "_checks",
         "_counter",
         "_dropped",
@@ -82,6 +88,7 @@ class LineGrader:
         "_joiners",
         "_lines",
         "_matchers",
+        "_named",
         "_quick",
         "_topics",
     )
@@ -105,6 +112,8 @@ class LineGrader:
         self._checks = tuple(c for c in checks if c is not None)
         self._quick = tuple(sorted({r for c in self._checks for r in (*c[0], *c[2])}))
         self._joiners: set[str] = set()
+        self._named: set[str] = set()  # lines that may name a fact's topic
+        self._blank: set[str] = set()  # lines of white space: no sentence
 
     def knows(self, facts: Sequence[Fact]) -> bool:
         index, own = self._index, self._facts
@@ -113,7 +122,10 @@ class LineGrader:
     def _mentions(self, line: str) -> bool:
         key = raw_key(line)
         if not any(map(key.__contains__, self._quick)):
+            if not line.strip():
+                self._blank.add(line)
             return False  # no fact's object, whole or in part: most lines, in one C loop
+        self._named.add(line)  # it may name a fact's topic (a pronoun may point back to it)
         for quick, whole, partial_quick, partners, partial in self._checks:
             if any(map(key.__contains__, quick)) and holds(key, whole):
                 return True
@@ -126,8 +138,13 @@ class LineGrader:
         return False
 
     def _evidence(self, line: str) -> LineEvidence:
-        if self._filtered and not self._mentions(line):
-            return ()
+        if self._filtered:
+            if not self._mentions(line):
+                return ()
+        elif line.strip():
+            self._named.add(line)
+        else:
+            self._blank.add(line)
         found = []
         topics = self._topics
         for unit in line_sentences(line):
@@ -145,24 +162,49 @@ class LineGrader:
         """Every fact of `facts` (all known to this grader) against `text`."""
         if not facts:
             return ()
-        best, joins = self._best(text.split("\n"))
+        lines = text.split("\n")
+        best, joins = self._best(lines)
         if joins:  # a header's bullets or a split rule: read together (rare, so done again)
-            best, _ = self._best(reading_lines(text))
+            lines = reading_lines(text)
+            best, _ = self._best(lines)
         index, none = self._index, self._dropped
         ks = [index[id(f)] for f in facts]
-        if any((b := best.get(k)) is None or b[0] > ACTIONABLE for k in ks) and any(
-            anaphora.first(line) is not None for line in text.split("\n") if line
-        ):  # a fact not kept, and a sentence that may point back to it: read as grade_text
-            sentences = Sentences(text)
-            for k in ks:
+        pending = [k for k in ks if _not_kept(best.get(k))]
+        units = self._pointing_units(lines) if pending else []
+        if units:  # a fact not kept: a sentence may point back to it, read as grade_text does
+            for k in pending:
                 m = self._matchers[k]
-                won = best.get(k)
-                if won is None or won[0] > ACTIONABLE:
-                    mentioned = sentences.mentioning(m.topic_forms)
-                    found = with_resolved(m.fact, m, sentences, mentioned, self._counter, won)
-                    if found is not None:
-                        best[k] = found
+                pointing = (
+                    (" " if b is None else b[2], u) for b, u in units if pointing_back(m, b, u)
+                )
+                found = with_resolved(m.fact, m, pointing, self._counter, best.get(k))
+                if found is not None:
+                    best[k] = found
         return tuple(won[1] if (won := best.get(k)) is not None else none[k] for k in ks)
+
+    def _pointing_units(self, lines: list[str]) -> list[tuple[Unit | None, Unit]]:
+        """Each sentence that holds a pronoun, with the sentence before it (as
+        sim.grading.sentences.Sentences orders them), where it or the one before may name a
+        fact's topic (sim.grading.grade.pointing_back asks no more of it): only those lines,
+        and the line before each, are read in full (a line's marks, named or blank, are set
+        when its evidence is found)."""
+        named, blank = self._named, self._blank
+        if named.isdisjoint(lines):
+            return []
+        out: list[tuple[Unit | None, Unit]] = []
+        before: str | None = None  # the last line that holds a sentence
+        for line in lines:
+            if not line or line in blank:
+                continue
+            if (line in named or (before is not None and before in named)) and anaphora.first(
+                line
+            ) is not None:
+                last = line_sentences(before)[-1] if before is not None else None
+                for unit in line_sentences(line):
+                    out.append((last, unit))
+                    last = unit
+            before = line
+        return out
 
     def _best(self, lines: list[str]) -> tuple[dict[int, Evidence], bool]:
         """The best evidence per fact over `lines`, and whether a line joins its neighbours."""
