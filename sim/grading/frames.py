@@ -153,6 +153,7 @@ class Frame:
 _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
+    r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short) ",
 )  # fmt: skip
 _VALUE_KINDS = (
     (r"^[a-z]{2}-[a-z]+-\d$", r"\b[a-z]{2}-[a-z]+-\d\b"),  # a cloud region

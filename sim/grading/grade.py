@@ -16,7 +16,7 @@ from functools import lru_cache
 from sim.grading import anaphora
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
-from sim.grading.lexicon import RELATION_RE, SKIP_RE, Relation
+from sim.grading.lexicon import BOUND_RE, RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.references import relation_of
 from sim.grading.regions import Region, region
@@ -166,6 +166,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
+    if frame.values and "value" in present and agrees and _loosened(frame, clause):
+        return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
     if frame.values and "value" in present and not agrees and _refuses_others(frame, clause):
         agrees = True  # "ts in UTC, never local time": the negation is about the alternatives
     if frame.region is None or "condition" not in frame.required:
@@ -213,6 +215,26 @@ _ANY = re.compile(
     r"(?<![\w-])(?:any|whatever|whichever|wherever|other|another|different|local)(?![\w-])"
 )
 _LEADING = re.compile(r"^(?:(?:but|and|so|then|also|now|please|just|instead)\s+)+")
+
+
+_SCOPE = re.compile(r" only (?:in|on|for|within|at|during) (\S+) ")
+
+
+def _loosened(frame: Frame, clause: Clause) -> bool:
+    """A pinned value bounded to a range ("at least 3 replicas", "9464 or higher") or kept only
+    in a scope other than the object ("3 replicas only in staging"): no longer the pin."""
+    text = clause.text
+    for v in frame.values:
+        at = text.find(v)
+        if at < 0:
+            continue
+        near = text[max(0, at - 16) : at + len(v) + 12]
+        if BOUND_RE.search(near):
+            return True
+    scope = _SCOPE.search(text)
+    return scope is not None and not any(
+        f" {scope.group(1)} " in o for o in (*frame.objects, *frame.modifiers)
+    )
 
 
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
