@@ -52,6 +52,11 @@ def _ends_noun(token: str) -> bool:
     return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
 
 
+def function_word(token: str) -> bool:
+    """A word that names no action or thing: an article's kin, a modal, a relation word."""
+    return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
+
+
 def lemma_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(lemmas(normalize(f)) for f in forms if f.strip()))
 

@@ -16,9 +16,10 @@ from functools import lru_cache
 from sim.grading import anaphora
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
-from sim.grading.lexicon import BOUND_RE, RELATION_RE, SKIP_RE, Relation
+from sim.grading.frames import function_word as _function_word
+from sim.grading.lexicon import ANTONYMS, BOUND_RE, RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
-from sim.grading.references import relation_of
+from sim.grading.references import covers, relation_of
 from sim.grading.regions import Region, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize
@@ -153,10 +154,20 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)
     revoked = clause.reading is Reading.REVOKED
+    if "action" in frame.required and "action" not in present and _other_action(frame, clause):
+        return None  # "do not modify the tags on X after step 5": a rule about another action
     agrees = not revoked and (clause.reading is Reading.POSITIVE) == (
         frame.polarity is Polarity.REQUIRE
     )
     names_it = bool(present & {"action", "value", "setting", "condition"})
+    if (
+        where is Region.NONE
+        and "condition" in frame.required
+        and agrees
+        and not clause.hedged
+        and _other_reference(frame, clause)
+    ):
+        return None  # "do not promote the canary if p99 latency is high": another rule
     # a positive clause that only describes ("the backups are slated for deletion") neither
     # keeps nor reverses a restriction; one that permits or demands it reverses it
     opening = _LEADING.sub("", normalize(clause.raw)[1:]) if clause.raw else ""
@@ -215,6 +226,67 @@ _ANY = re.compile(
     r"(?<![\w-])(?:any|whatever|whichever|wherever|other|another|different|local)(?![\w-])"
 )
 _LEADING = re.compile(r"^(?:(?:but|and|so|then|also|now|please|just|instead)\s+)+")
+
+
+_MARKERS = frozenset(("not", "never", "only", "please", "always", "no"))
+_LEAD = _MARKERS | frozenset(
+    ("do", "you", "we", "must", "should", "shall", "can", "may", "just", "also", "then", "now",
+     "so", "and", "but", "ever", "even", "yet", "try", "to", "let", "anyone", "allow", "permit",
+     "be", "sure", "make", "remember", "need", "will", "start", "begin", "again")
+)  # fmt: skip
+
+
+def _other_action(frame: Frame, clause: Clause) -> bool:
+    """Whether the clause is an order about another action on the object: it opens as an order
+    ("do not", "never", "only", "please", "always") and its verb, the first word after those,
+    is none of the fact's actions nor a word of the object ("never resize the search index
+    shards" for a rule about reindexing the search index)."""
+    tokens = clause.tokens
+    i = 0
+    marked = False
+    while i < len(tokens) and tokens[i] in _LEAD:
+        marked = marked or tokens[i] in _MARKERS
+        i += 1
+    if not marked or i >= len(tokens):
+        return False
+    verb = tokens[i]
+    if not verb.isalpha() or len(verb) < 3 or _function_word(verb):
+        return False
+    own = {w for form in (*frame.actions, *frame.objects, *frame.modifiers) for w in form.split()}
+    return verb not in own and not any(verb in h for h, _ in frame.heads)
+
+
+_CONDITION_WORD = re.compile(
+    r" (?:before|after|until|once|if|unless|when|whenever|prior to|ahead of|following) "
+)
+
+
+def _other_reference(frame: Frame, clause: Clause) -> bool:
+    """Whether the clause ties the action to a condition that shares no word with the fact's:
+    a relation word followed by words none of which is (an equivalent of) a reference word or
+    a word of the object ("notify on-call before the load test" for a rule about the failover)."""
+    text = clause.text
+    found = False
+    # a reference is identified by its nouns, not its predicate ("if the lint job fails"
+    # shares only "fail" with "if the integration tests fail")
+    nouns = {w for w in frame.reference_words if w not in _POLAR and not w.isdigit()}
+    own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
+    for m in _CONDITION_WORD.finditer(text):
+        after = [t for t in text[m.end() :].split()[:4] if not (_function_word(t) or t in _VAGUE)]
+        if not after:
+            continue  # "after a certain point", "if possible": vague, not another condition
+        if any(covers((t,), frozenset((w,))) for t in after for w in own):
+            return False
+        found = True
+    return found
+
+
+_POLAR = frozenset(ANTONYMS) | {w for ws in ANTONYMS.values() for w in ws}
+_VAGUE = frozenset(
+    ("certain", "some", "point", "later", "possible", "need", "necessary", "appropriate",
+     "convenient", "ready", "time", "while", "moment", "that", "this", "it", "help", "can",
+     "sure", "okay", "ok", "fine", "then", "everything", "anything", "something", "thing")
+)  # fmt: skip
 
 
 _SCOPE = re.compile(r" only (?:in|on|for|within|at|during) (\S+) ")

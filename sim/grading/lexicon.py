@@ -138,6 +138,7 @@ HEDGE = (
     "if you can avoid", "nice to", "would be nice", "may help", "might help", "could help",
     "help to", "good idea", "bad idea", "not a good idea", "preferred", "preferable",
     "if feasible", "where feasible", "when feasible", "nice-to-have", "best effort",
+    "would rather", "rather not", "discourage", "discouraged", "if that can be helped",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

@@ -142,6 +142,9 @@ def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation]
 
 
 def covers(tokens: tuple[str, ...], ref: frozenset[str]) -> bool:
-    """Whether every word of `ref` (or an equivalent) is somewhere in `tokens`, in any order
-    and at any distance: a reference spread over a sentence and the one it points back to."""
-    return all(any(_matches(t, w) for t in tokens) for w in ref)
+    """Whether the words of `ref` (or equivalents) are somewhere in `tokens`, in any order and
+    at any distance, as loosely as `window` asks: a reference spread over a sentence and the
+    one it points back to."""
+    seen = {w for w in ref if any(_matches(t, w) for t in tokens)}
+    need = len(ref) - 1 if len(ref) >= 4 else len(ref)  # as loose as `window`
+    return len(seen) >= need and all(w in seen for w in ref if w.isdigit() or w in _POLAR)
