@@ -19,7 +19,7 @@ from sim.grading.frames import Frame, has_object
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import ANTONYMS, BOUND_RE, RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
-from sim.grading.references import covers, relation_of
+from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize
@@ -48,6 +48,7 @@ class Matcher:
     topic_forms: tuple[str, ...]
     reference: str  # the condition's reference as words ("resize disk"): what "it" may be
     object: str  # the object as words ("ledger volume")
+    reference_stems: tuple[str, ...]  # the reference's words, stemmed: where a pronoun may look
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -63,7 +64,8 @@ class Matcher:
         condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
         reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
         obj = frame.objects[0].strip() if frame.objects else ""
-        return cls(fact, normalize(fact.text), frame, topic, reference, obj)
+        stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
+        return cls(fact, normalize(fact.text), frame, topic, reference, obj, stems)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -389,10 +391,18 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     sentence names the object and the pronoun stands for the reference)."""
     if anaphora.first(unit[0]) is None:
         return False
-    forms = m.topic_forms
-    return any(f in unit[2] for f in forms) or (
-        before is not None and any(f in before[2] for f in forms)
-    )
+    forms, lem = m.topic_forms, unit[2]
+    # the sentence must say something of the fact beyond its object: an action, value or
+    # setting, or the condition (else a pronoun for the object adds nothing)
+    says = any(p in lem for p in m.frame.partners) or any(s in lem for s in m.reference_stems)
+    if any(f in lem for f in forms):
+        # the pronoun may stand for the reference named before, or for the object named
+        # earlier in the sentence itself
+        return says or (before is not None and any(s in before[2] for s in m.reference_stems))
+    # the object named before in full or by its modifiers, not its head word alone
+    # (sim.grading.anaphora.resolve asks the same)
+    whole = (*m.frame.objects, *m.frame.modifiers)
+    return says and before is not None and any(f in before[2] for f in whole)
 
 
 # (fact, sentence before, sentence) -> what the sentence resolved says of the fact: the same
@@ -407,16 +417,23 @@ def _resolved_evidence(
     pronoun read as the half it stands for; between equals, the first."""
     best: Evidence | None = None
     for before, unit in pointing:
-        key = (id(fact), before, unit[0])
-        known = _RESOLVED.get(key)
-        if known is None or known[0] is not fact:
-            if len(_RESOLVED) >= 32_768:
-                _RESOLVED.clear()
-            known = _RESOLVED[key] = (fact, _resolve_one(fact, m, before, unit, counter))
-        found = known[1]
+        found = resolved_one(fact, m, before, unit, counter)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
     return best
+
+
+def resolved_one(
+    fact: Fact, m: Matcher, before: str, unit: Unit, counter: Tokenizer
+) -> Evidence | None:
+    """What `unit`, pointing back to `before` (lemma space), says of the fact, resolved."""
+    key = (id(fact), before, unit[0])
+    known = _RESOLVED.get(key)
+    if known is None or known[0] is not fact:
+        if len(_RESOLVED) >= 32_768:
+            _RESOLVED.clear()
+        known = _RESOLVED[key] = (fact, _resolve_one(fact, m, before, unit, counter))
+    return known[1]
 
 
 def _resolve_one(
