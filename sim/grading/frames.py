@@ -52,6 +52,11 @@ def _ends_noun(token: str) -> bool:
     return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
 
 
+def function_word(token: str) -> bool:
+    """A word that names no action or thing: an article's kin, a modal, a relation word."""
+    return token in _FUNCTION or token in _AFTER_NOUN or token in lx.RELATIONS
+
+
 def lemma_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(lemmas(normalize(f)) for f in forms if f.strip()))
 
@@ -153,6 +158,7 @@ class Frame:
 _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
+    r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short) ",
 )  # fmt: skip
 _VALUE_KINDS = (
     (r"^[a-z]{2}-[a-z]+-\d$", r"\b[a-z]{2}-[a-z]+-\d\b"),  # a cloud region

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from sim.grading.clauses import (
-    clauses,
-)
+from sim.grading import anaphora
+from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
-from sim.grading.lexicon import RELATION_RE, SKIP_RE, Relation
+from sim.grading.frames import function_word as _function_word
+from sim.grading.lexicon import ANTONYMS, BOUND_RE, RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
+from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize
@@ -45,6 +46,9 @@ class Matcher:
     verbatim: str
     frame: Frame
     topic_forms: tuple[str, ...]
+    reference: str  # the condition's reference as words ("resize disk"): what "it" may be
+    object: str  # the object as words ("ledger volume")
+    reference_stems: tuple[str, ...]  # the reference's words, stemmed: where a pronoun may look
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -57,7 +61,11 @@ class Matcher:
             frame = _FRAMES[key] = Frame.of(fact)
         heads = tuple(f" {h} " for h, _ in frame.heads)
         topic = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
-        return cls(fact, normalize(fact.text), frame, topic)
+        condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
+        reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
+        obj = frame.objects[0].strip() if frame.objects else ""
+        stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
+        return cls(fact, normalize(fact.text), frame, topic, reference, obj, stems)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -148,10 +156,20 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)
     revoked = clause.reading is Reading.REVOKED
+    if "action" in frame.required and "action" not in present and _other_action(frame, clause):
+        return None  # "do not modify the tags on X after step 5": a rule about another action
     agrees = not revoked and (clause.reading is Reading.POSITIVE) == (
         frame.polarity is Polarity.REQUIRE
     )
     names_it = bool(present & {"action", "value", "setting", "condition"})
+    if (
+        where is Region.NONE
+        and "condition" in frame.required
+        and agrees
+        and not clause.hedged
+        and _other_reference(frame, clause)
+    ):
+        return None  # "do not promote the canary if p99 latency is high": another rule
     # a positive clause that only describes ("the backups are slated for deletion") neither
     # keeps nor reverses a restriction; one that permits or demands it reverses it
     opening = _LEADING.sub("", normalize(clause.raw)[1:]) if clause.raw else ""
@@ -161,6 +179,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
+    if frame.values and "value" in present and agrees and _loosened(frame, clause):
+        return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
     if frame.values and "value" in present and not agrees and _refuses_others(frame, clause):
         agrees = True  # "ts in UTC, never local time": the negation is about the alternatives
     if frame.region is None or "condition" not in frame.required:
@@ -210,6 +230,87 @@ _ANY = re.compile(
 _LEADING = re.compile(r"^(?:(?:but|and|so|then|also|now|please|just|instead)\s+)+")
 
 
+_MARKERS = frozenset(("not", "never", "only", "please", "always", "no"))
+_LEAD = _MARKERS | frozenset(
+    ("do", "you", "we", "must", "should", "shall", "can", "may", "just", "also", "then", "now",
+     "so", "and", "but", "ever", "even", "yet", "try", "to", "let", "anyone", "allow", "permit",
+     "be", "sure", "make", "remember", "need", "will", "start", "begin", "again")
+)  # fmt: skip
+
+
+def _other_action(frame: Frame, clause: Clause) -> bool:
+    """Whether the clause is an order about another action on the object: it opens as an order
+    ("do not", "never", "only", "please", "always") and its verb, the first word after those,
+    is none of the fact's actions nor a word of the object ("never resize the search index
+    shards" for a rule about reindexing the search index)."""
+    tokens = clause.tokens
+    i = 0
+    marked = False
+    while i < len(tokens) and tokens[i] in _LEAD:
+        marked = marked or tokens[i] in _MARKERS
+        i += 1
+    if not marked or i >= len(tokens):
+        return False
+    verb = tokens[i]
+    if not verb.isalpha() or len(verb) < 3 or _function_word(verb):
+        return False
+    own = {w for form in (*frame.actions, *frame.objects, *frame.modifiers) for w in form.split()}
+    return verb not in own and not any(verb in h for h, _ in frame.heads)
+
+
+_CONDITION_WORD = re.compile(
+    r" (?:before|after|until|once|if|unless|when|whenever|prior to|ahead of|following) "
+)
+
+
+def _other_reference(frame: Frame, clause: Clause) -> bool:
+    """Whether the clause ties the action to a condition that shares no word with the fact's:
+    a relation word followed by words none of which is (an equivalent of) a reference word or
+    a word of the object ("notify on-call before the load test" for a rule about the failover)."""
+    text = clause.text
+    found = False
+    # a reference is identified by its nouns, not its predicate ("if the lint job fails"
+    # shares only "fail" with "if the integration tests fail")
+    nouns = {w for w in frame.reference_words if w not in _POLAR and not w.isdigit()}
+    own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
+    for m in _CONDITION_WORD.finditer(text):
+        after = [t for t in text[m.end() :].split()[:4] if not (_function_word(t) or t in _VAGUE)]
+        if not after:
+            continue  # "after a certain point", "if possible": vague, not another condition
+        if any(covers((t,), frozenset((w,))) for t in after for w in own):
+            return False
+        found = True
+    return found
+
+
+_POLAR = frozenset(ANTONYMS) | {w for ws in ANTONYMS.values() for w in ws}
+_VAGUE = frozenset(
+    ("certain", "some", "point", "later", "possible", "need", "necessary", "appropriate",
+     "convenient", "ready", "time", "while", "moment", "that", "this", "it", "help", "can",
+     "sure", "okay", "ok", "fine", "then", "everything", "anything", "something", "thing")
+)  # fmt: skip
+
+
+_SCOPE = re.compile(r" only (?:in|on|for|within|at|during) (\S+) ")
+
+
+def _loosened(frame: Frame, clause: Clause) -> bool:
+    """A pinned value bounded to a range ("at least 3 replicas", "9464 or higher") or kept only
+    in a scope other than the object ("3 replicas only in staging"): no longer the pin."""
+    text = clause.text
+    for v in frame.values:
+        at = text.find(v)
+        if at < 0:
+            continue
+        near = text[max(0, at - 16) : at + len(v) + 12]
+        if BOUND_RE.search(near):
+            return True
+    scope = _SCOPE.search(text)
+    return scope is not None and not any(
+        f" {scope.group(1)} " in o for o in (*frame.objects, *frame.modifiers)
+    )
+
+
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 
 
@@ -248,13 +349,113 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
     dropped; between equals, the first sentence in the text."""
     m = matcher(fact)
     best: Evidence | None = None
-    for index in sentences.mentioning(m.topic_forms):
+    mentioned = sentences.mentioning(m.topic_forms)
+    for index in mentioned:
         found = evidence(fact, m, sentences.pairs[index], counter)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
             if best[0] == VERBATIM:
                 break
+    if mentioned:
+        pairs = sentences.pairs
+        pointing = (
+            (pairs[i - 1][2] if i else " ", unit)
+            for i, unit in enumerate(pairs)
+            if pointing_back(m, pairs[i - 1] if i else None, unit)
+        )
+        best = with_resolved(fact, m, pointing, counter, best)
     return best[1] if best is not None else dropped(fact)
+
+
+def with_resolved(
+    fact: Fact,
+    m: Matcher,
+    pointing: Iterable[tuple[str, Unit]],
+    counter: Tokenizer,
+    best: Evidence | None,
+) -> Evidence | None:
+    """`best`, or better evidence from a sentence that points back (`pointing`: each with the
+    sentence before it, in text order), when `best` does not keep the fact as it stands (so a
+    kept fact costs nothing more)."""
+    if best is not None and best[0] <= ACTIONABLE:
+        return best
+    found = _resolved_evidence(fact, m, pointing, counter)
+    if found is not None and (best is None or found[0] < best[0]):
+        return found
+    return best
+
+
+def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
+    """Whether `unit` may point back to the fact: it holds a pronoun, and it or the sentence
+    before it names the fact's topic (the object is what a pronoun stands for, or the
+    sentence names the object and the pronoun stands for the reference)."""
+    if anaphora.first(unit[0]) is None:
+        return False
+    forms, lem = m.topic_forms, unit[2]
+    # the sentence must say something of the fact beyond its object: an action, value or
+    # setting, or the condition (else a pronoun for the object adds nothing)
+    says = any(p in lem for p in m.frame.partners) or any(s in lem for s in m.reference_stems)
+    if any(f in lem for f in forms):
+        # the pronoun may stand for the reference named before, or for the object named
+        # earlier in the sentence itself
+        return says or (before is not None and any(s in before[2] for s in m.reference_stems))
+    # the object named before in full or by its modifiers, not its head word alone
+    # (sim.grading.anaphora.resolve asks the same)
+    whole = (*m.frame.objects, *m.frame.modifiers)
+    return says and before is not None and any(f in before[2] for f in whole)
+
+
+# (fact, sentence before, sentence) -> what the sentence resolved says of the fact: the same
+# lines recur at every level and under every strategy, so each pair is read once (bounded)
+_RESOLVED: dict[tuple[int, str, str], tuple[Fact, Evidence | None]] = {}
+
+
+def _resolved_evidence(
+    fact: Fact, m: Matcher, pointing: Iterable[tuple[str, Unit]], counter: Tokenizer
+) -> Evidence | None:
+    """The best evidence among the sentences that point back (sim.grading.anaphora), with the
+    pronoun read as the half it stands for; between equals, the first."""
+    best: Evidence | None = None
+    for before, unit in pointing:
+        found = resolved_one(fact, m, before, unit, counter)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    return best
+
+
+def resolved_one(
+    fact: Fact, m: Matcher, before: str, unit: Unit, counter: Tokenizer
+) -> Evidence | None:
+    """What `unit`, pointing back to `before` (lemma space), says of the fact, resolved."""
+    key = (id(fact), before, unit[0])
+    known = _RESOLVED.get(key)
+    if known is None or known[0] is not fact:
+        if len(_RESOLVED) >= 32_768:
+            _RESOLVED.clear()
+        known = _RESOLVED[key] = (fact, _resolve_one(fact, m, before, unit, counter))
+    return known[1]
+
+
+def _resolve_one(
+    fact: Fact, m: Matcher, before: str, unit: Unit, counter: Tokenizer
+) -> Evidence | None:
+    raw, _, lem = unit
+    first = anaphora.first(raw)
+    if first is None:
+        return None
+    own = lemmas(normalize(raw[:first]))
+    resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
+    if resolved is None:
+        return None
+    norm = normalize(resolved)
+    found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter)
+    if found is None:
+        return None
+    # the text as written, and never verbatim: the words were supplied by the reading
+    rank, grade = found
+    if rank == VERBATIM:
+        rank, grade = ACTIONABLE, replace(grade, grade=Grade.ACTIONABLE)
+    return rank, replace(grade, sentence=raw)
 
 
 def grade_text(text: str, facts: Iterable[Fact], counter: Tokenizer) -> tuple[FactGrade, ...]:

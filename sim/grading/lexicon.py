@@ -35,6 +35,7 @@ NEGATION = (
     "lock", "locked", "under no circumstance", "nothing", "none", "refuse", "reject", "veto",
     "embargo", "moratorium", "cease", "suspend", "suspended", "keep away from",
     "stay away from", "leave alone", "leave untouched", "untouched", "hands off",
+    "bad idea", "not a good idea", "unwise", "inadvisable", "discourage", "discouraged",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 
@@ -133,9 +134,17 @@ HEDGE = (
     "tentatively", "unclear", "unsure", "maybe later", "seem", "likely", "careful",
     "carefully", "caution", "cautious", "risky", "with care", "keep an eye", "use judgement",
     "use judgment", "your call", "up to you", "ish", "or whatever", "or so", "roughly",
-    "approximately", "something like", "more or less",
+    "approximately", "something like", "more or less", "try not to", "if you can",
+    "if you can avoid", "nice to", "would be nice", "may help", "might help", "could help",
+    "help to", "good idea", "bad idea", "not a good idea", "preferred", "preferable",
+    "if feasible", "where feasible", "when feasible", "nice-to-have", "best effort",
+    "would rather", "rather not", "discourage", "discouraged", "if that can be helped",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
+
+BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
+         "no more than", "no less than", "minimum", "maximum", "min", "max", "up to")  # fmt: skip
+"""Next to a pinned value, a bound loosens the pin to a range: "at least 3 replicas"."""
 
 
 WAIVE = (
@@ -218,6 +227,7 @@ DOUBLE_NEGATIVE_RE = _any(DOUBLE_NEGATIVE)
 EXCLUSIVE_RE = _any(EXCLUSIVE)
 DIRECTIVE_RE = _any(DIRECTIVE)
 HEDGE_RE = _any(HEDGE)
+BOUND_RE = _any(BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")

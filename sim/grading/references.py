@@ -139,3 +139,12 @@ def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation]
     for m in lx.RELATION_RE.finditer(lead):
         found = m
     return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
+
+
+def covers(tokens: tuple[str, ...], ref: frozenset[str]) -> bool:
+    """Whether the words of `ref` (or equivalents) are somewhere in `tokens`, in any order and
+    at any distance, as loosely as `window` asks: a reference spread over a sentence and the
+    one it points back to."""
+    seen = {w for w in ref if any(_matches(t, w) for t in tokens)}
+    need = len(ref) - 1 if len(ref) >= 4 else len(ref)  # as loose as `window`
+    return len(seen) >= need and all(w in seen for w in ref if w.isdigit() or w in _POLAR)

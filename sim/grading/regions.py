@@ -24,7 +24,20 @@ def _object_at(frame: Frame, tokens: tuple[str, ...]) -> int | None:
         if pos >= 0:
             return text[:pos].count(" ")
     heads = {h for h, _ in frame.heads}
-    return next((i for i, t in enumerate(tokens) if t in heads), None)
+    head = next((i for i, t in enumerate(tokens) if t in heads), None)
+    if head is not None:
+        return head
+    # the object named by its modifiers alone ("the ledger snapshot" for the ledger volume)
+    for mods in frame.modifiers:
+        pos = text.find(mods)
+        if pos >= 0:
+            return text[:pos].count(" ")
+    return None
+
+
+def _after(frame: Frame, tokens: tuple[str, ...], end: int) -> bool:
+    obj = _object_at(frame, tokens)
+    return obj is not None and obj >= end
 
 
 def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) -> Relation | None:
@@ -81,6 +94,9 @@ def region(frame: Frame, clause: Clause) -> Region:
         start, end = span
         relation: Relation | None = None
         found = relation_before(tokens, start)
+        if found is not None and found[0] == "then" and _after(frame, tokens, end):
+            found = None  # "check X, then resize the disk - the snapshot comes after": "then"
+            # ties the reference to what precedes it, not to the object that follows it
         if found is not None:
             relation = found[1]
             if frame.conditional and found[0] == "at":

@@ -118,6 +118,10 @@ _ORDINAL_WORDS = {
          "seventeenth", "eighteenth", "nineteenth", "twentieth")
     )
 }  # fmt: skip
+_LEMMA_FIXES = {"least": "least", "preferred": "prefer", "preferring": "prefer"}
+"""Where simplemma's tables are wrong for what the grader reads: "at least" is a bound, not
+the comparative "less" ("at least 3 replicas" loosens a pin; ">= 3" is not "below 3"), and
+"preferred" lemmatizes to "preferr"."""
 _LEMMA: dict[str, str] = {}
 _MAX_LEMMAS = 65_536
 
@@ -128,6 +132,8 @@ def _lemma(token: str) -> str:
         return cached
     if token in _ABBREVIATIONS:
         out = _ABBREVIATIONS[token]
+    elif token in _LEMMA_FIXES:
+        out = _LEMMA_FIXES[token]
     elif (m := _ORDINAL_SUFFIX.match(token)) is not None:
         out = m.group(1)
     elif (m := _NUMBER_HYPHEN.match(token)) is not None:

@@ -25,11 +25,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 103,
-    "confirmation": 115,
-    "ordering": 132,
-    "prohibition": 155,
-    "value_pin": 105,
+    "conditional": 109,
+    "confirmation": 139,
+    "ordering": 160,
+    "prohibition": 231,
+    "value_pin": 142,
 }
 
 

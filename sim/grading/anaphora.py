@@ -1,0 +1,102 @@
+"""Pronouns and anaphoric adverbs read with the sentence they point back to.
+
+A summarizer often states a rule's object or condition in one sentence and the rule in the
+next, pointing back with a pronoun: "The schema change is next. Before it, back up the user
+table." / "Security scan runs on every build. A critical finding in it means the image is not
+published." / "Deploy the API first; the migration can follow afterwards." The second sentence
+alone names only half the rule. Here its pronoun ("it", "its", "them", "they", a bare "this" or
+"that") is replaced by the half it lacks, and a bare "afterwards" / "beforehand" by that half
+with its relation, but only when the sentence lacks that half and the context before the
+pronoun (the sentence before it, or the first part of a sentence read as one with it) names
+it: a pronoun stands for something already said, never for something new.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sim.grading.frames import Frame, has_object
+from sim.grading.references import covers, window
+
+# "it"/"its"/"them"/"they" anywhere; "this"/"that" only as a whole noun phrase (after a
+# relation word or preposition, before punctuation or the end): "for that:", "before this."
+_PRONOUN = re.compile(
+    r"\b(?:it|its|them|they)\b"
+    r"|(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )|(?<=\buntil )|(?<=\bonce )"
+    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))",
+    re.IGNORECASE,
+)
+_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
+_BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
+
+
+_ANY = re.compile(r"\b(?:it|its|them|they|this|that|afterwards?|thereafter|beforehand)\b")
+
+
+@lru_cache(maxsize=32_768)  # asked of lines near a fact's topic whose fact is not kept
+def first(raw: str) -> int | None:
+    """Where a sentence's first pronoun or anaphoric adverb starts, or None."""
+    if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
+        return None
+    found = [m.start() for p in (_PRONOUN, _AFTER, _BEFORE) if (m := p.search(raw)) is not None]
+    return min(found) if found else None
+
+
+def _names_reference(frame: Frame, lem: str) -> bool:
+    tokens = tuple(lem.split())
+    return any(window(tokens, r.tokens) is not None for r in frame.references)
+
+
+def _any_reference_word(frame: Frame, context: str) -> bool:
+    return any(covers(tuple(context.split()), frozenset((w,))) for w in frame.reference_words)
+
+
+def _completes_reference(frame: Frame, context: str, lem: str) -> bool:
+    """Whether `context` names what `lem` lacks of a reference: every word of it is in one of
+    the two, and some in the context ("The integration tests run nightly. If they fail ...")."""
+    both = tuple(context.split()) + tuple(lem.split())
+    own = tuple(lem.split())
+    return any(covers(both, r.tokens) and not covers(own, r.tokens) for r in frame.references)
+
+
+def _names_object(frame: Frame, lem: str) -> bool:
+    """A full form of the object, or all of its modifiers ("the canary" for the canary build):
+    never the head word alone, which names other objects too ("the staging table")."""
+    return any(o in lem for o in frame.objects) or any(m in lem for m in frame.modifiers)
+
+
+def resolve(
+    frame: Frame, reference: str, obj: str, before: str, own: str, raw: str, lem: str
+) -> str | None:
+    """`raw` with its pronouns (and a bare "afterwards") standing for the half of the rule it
+    lacks, when what was said before names that half; None when there is nothing to resolve.
+    `before` is the previous sentence and `own` the sentence's own words before its first
+    pronoun (both in lemma space): a pronoun may point back into its own sentence ("the canary
+    ... it must not be promoted"), an adverb only to the sentence before ("Deploy the API first;
+    the migration can follow afterwards"). `reference` and `obj` are the fact's condition
+    reference and object as words."""
+    lacks_object = not has_object(frame, lem)
+    if lacks_object:
+        if not (obj and _names_object(frame, before + own)):
+            return None
+        lacks_reference = False  # what the pronoun stands for is the object
+    else:
+        if not reference or not _any_reference_word(frame, before + own):
+            return None  # nothing before it that the pronoun could stand for
+        lacks_reference = not _names_reference(frame, lem)
+    out = raw
+    # pronouns point back into their own sentence too; adverbs only to the sentence before
+    readings = (
+        (_PRONOUN, before + own, ""),
+        (_AFTER, before, "after "),
+        (_BEFORE, before, "before "),
+    )
+    for pattern, context, relation in readings:
+        if not pattern.search(out):
+            continue
+        if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
+            out = pattern.sub(relation + reference, out)
+        elif lacks_object and obj and _names_object(frame, context):
+            out = pattern.sub(relation + obj, out)
+    return out if out != raw else None

@@ -1,0 +1,70 @@
+"""Pronouns and anaphoric adverbs (sim/grading/anaphora.py): a rule whose object or condition
+is named in the sentence before and pointed back to. Fresh hand-written texts only."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading import anaphora
+from sim.types import Grade
+from tests.helpers import grade_one, note_fact, planted
+
+ORDERING = planted("ordering", 0).fact  # run the database migration before deploying the API
+CONDITIONAL = planted("conditional", 0).fact  # if the integration tests fail, do not merge ...
+CONFIRMATION = planted("confirmation", 0, seed=1).fact  # do not delete the old backups until ...
+PROHIBITION = note_fact().fact  # do not rotate the credential after step 4
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        (ORDERING, "The API deploy is scheduled for noon. Before it, run the database migration."),
+        (PROHIBITION, "The credential is shared with billing. Do not rotate it after step 4."),
+        (
+            CONDITIONAL,
+            "The integration tests run nightly. If they fail, the release branch must not be "
+            "merged.",
+        ),
+        (CONFIRMATION, "The old backups take 2 TB. Do not delete them until the user confirms."),
+    ],
+)
+def test_a_pronoun_stands_for_the_half_named_before(fact, text) -> None:  # type: ignore[no-untyped-def]
+    g = grade_one(text, fact)
+    assert g.grade is Grade.ACTIONABLE  # never verbatim: the reading supplied the words
+    assert g.sentence == text.split(". ", 1)[1]  # the text as written, for the audit
+
+
+def test_an_adverb_points_back_to_the_sentence_before() -> None:
+    text = "Ship the API deploy first. The database migration runs afterwards."
+    assert grade_one(text, ORDERING).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        # the pronoun's antecedent is another object: never read as the fact's
+        (PROHIBITION, "The API token is old. Do not rotate it after step 4."),
+        (CONFIRMATION, "The new snapshots take 2 TB. Do not delete them until the user confirms."),
+        (
+            CONDITIONAL,
+            "The integration tests run nightly. If they fail, the docs branch must not be merged.",
+        ),
+        # an adverb inside the same clause as both halves is not resolved to either
+        (ORDERING, "Deploying the API first and migrating the database afterwards was agreed."),
+    ],
+)
+def test_a_pronoun_for_something_else_keeps_nothing(fact, text) -> None:  # type: ignore[no-untyped-def]
+    assert grade_one(text, fact).grade in (Grade.DROPPED, Grade.DEGRADED, Grade.INVERTED)
+
+
+def test_this_and_that_count_only_as_a_whole_noun_phrase() -> None:
+    assert anaphora.first("Prerequisite for that: a snapshot.") is not None
+    assert anaphora.first("We agreed that the snapshot comes first.") is None
+    assert anaphora.first("Before this step, back up.") is None
+
+
+def test_an_object_named_by_its_modifier_has_a_place_in_the_order() -> None:
+    # "the ledger snapshot" names the ledger volume by its modifier; it comes after the resize
+    fact = planted("ordering", 7).fact  # snapshot the ledger volume before resizing the disk
+    text = "Check the IOPS, then resize the disk first - the ledger snapshot may come after."
+    assert grade_one(text, fact).grade is Grade.INVERTED

@@ -1,0 +1,50 @@
+"""A full rule about the same object with another action or another condition is another rule
+(dropped), not a weakened copy of the fact's (sim/grading/grade.py _other_action,
+_other_reference). Fresh hand-written texts only."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.types import Fact, Grade
+from tests.helpers import grade_one, note_fact, planted
+
+BAN = note_fact().fact  # do not rotate the credential after step 4
+ORDERING = planted("ordering", 0).fact  # run the database migration before deploying the API
+CONDITIONAL = planted("conditional", 0).fact  # if the integration tests fail, do not merge ...
+GATE = planted("confirmation", 0, seed=1).fact  # do not delete the old backups until confirmed
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        (BAN, "Do not rename the credential after step 4."),
+        (GATE, "Never archive the old backups until the user confirms."),
+        (ORDERING, "Run the database migration before the cache warm-up."),
+        (CONDITIONAL, "If the lint job fails, do not merge the release branch."),
+    ],
+)
+def test_another_action_or_condition_is_another_rule(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.DROPPED
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        (BAN, "Do not ever rotate the credential after step 4."),
+        (BAN, "Please do not rotate the credential after step 4."),
+        (CONDITIONAL, "Do not merge the release branch if the integration tests fail."),
+        (ORDERING, "Run the database migration before the API deploy."),
+    ],
+)
+def test_the_rule_itself_is_still_kept(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade.at_floor
+
+
+def test_a_vague_condition_is_a_weakened_rule_not_another() -> None:
+    assert grade_one("Do not rotate the credential after a certain point.", BAN).grade is (
+        Grade.DEGRADED
+    )
+    assert grade_one("Try not to merge the release branch if possible.", CONDITIONAL).grade is (
+        Grade.DEGRADED
+    )
