@@ -1,6 +1,7 @@
 """How often the text grader agrees with a careful reader, on the labelled corpus.
 
     .venv/bin/python benchmarks/grader_agreement.py [--split train|heldout|all] [--show N]
+    .venv/bin/python benchmarks/grader_agreement.py --split heldout --by-source
 
 The corpus (tests/fixtures/grader_corpus/) holds hand-labelled (fact, text) cases: written in
 the styles real summarizers use, and cut from real model outputs. Prints agreement per class and
@@ -78,11 +79,46 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("train", "heldout", "all"), default="train")
     ap.add_argument("--show", type=int, default=40, help="disagreeing cases to print")
+    ap.add_argument(
+        "--by-source", action="store_true", help="one table row per source (the docs' table)"
+    )
     args = ap.parse_args(argv)
     split = None if args.split == "all" else args.split
+    if args.by_source:
+        print(source_rows(split, args.split))
+        return 0
     result = measure(split)
     print(format_agreement(result, f"grader corpus, {args.split} split", args.show))
     return 0
+
+
+CLASSES = ("prohibition", "ordering", "value_pin", "conditional", "confirmation")
+
+
+def source_rows(split: str | None, name: str) -> str:
+    """Markdown rows: written cases, real-model cases (real.jsonl), all; agreement, false
+    kept and agreement per class."""
+    facts, counter = corpus_facts(), get_counter()
+    rows = {"written": Agreement(), "real model": Agreement()}
+    for path in corpus_files():
+        source = "real model" if path.name == "real.jsonl" else "written"
+        rows[source].graded += score(load_cases(path), facts, counter, split).graded
+    rows["all"] = Agreement(rows["written"].graded + rows["real model"].graded)
+    out = []
+    for source, a in rows.items():
+        k, n = a.rate()
+        if not n:
+            continue
+        fk = len(a.false_kept)
+        by = a.by(lambda g: g.cls)
+        cells = " | ".join(
+            f"{100 * by[c][0] / by[c][1]:.0f}%" if by.get(c, (0, 0))[1] else "-" for c in CLASSES
+        )
+        out.append(
+            f"| {name} | {source} | {n} | {100 * k / n:.1f}% ({k}/{n}) | "
+            f"{100 * fk / n:.1f}% ({fk}/{n}) | {cells} |"
+        )
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
