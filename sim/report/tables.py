@@ -45,6 +45,12 @@ def align(
     return fit(head, lines, left, width if width is not None else 10**9)
 
 
+def _shown(summary: pd.DataFrame, col: str) -> bool:
+    """Over budget always (the note's first counter); `stopped` only when a ladder stopped,
+    as errors only when a trial raised: a column of zeros would push the table past 100."""
+    return col != "stopped_rate" or bool((summary[col].fillna(0) > 0).any())
+
+
 def _label_cols(df: pd.DataFrame, by: Sequence[str]) -> list[str]:
     """Leave out the cell column when the run has a single, unnamed cell."""
     return [c for c in by if not (c == "cell" and set(df[c].astype(str)) <= {""})]
@@ -81,7 +87,7 @@ def format_table(
     counts = [c for c in ("trials", "errors") if c in summary and (c == "trials" or errors)]
     cost = [spec for spec in (_COST if wide else _COST_DEFAULT) if spec[1] in summary]
     # the first counter, and trials whose ladder stopped with nothing lost (not a collapse)
-    plain = [(h, c) for h, c in _PLAIN if c in summary]
+    plain = [(h, c) for h, c in _PLAIN if c in summary and (wide or _shown(summary, c))]
     rates = [f"{h} [95% CI]" if wide or h == "silent" else h for _, h in _RATES]
     head = [*keys, *counts, *rates, *(h for h, _ in plain), *(h for h, _, _ in cost), "blame"]
     lines = []
