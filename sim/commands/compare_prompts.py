@@ -30,8 +30,9 @@ def register(subs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--rank",
         action="store_true",
-        help="best first: fewest collapses, then fewest silent ones, then fewest rules a "
-        "probed agent would break (table and CSV)",
+        help="best first: fewest trials that did not end with their rules kept (collapsed, or "
+        "stopped before the leaf: a prompt the model cannot follow compacts nothing), then "
+        "fewest silent collapses, then fewest rules a probed agent would break (table and CSV)",
     )
     p.set_defaults(func=run)
 
@@ -84,12 +85,14 @@ def plot(rows: list[PromptRow], title: str, out: Path) -> list[Path]:
 
 
 def ranked(rows: list[PromptRow]) -> list[PromptRow]:
-    """Best first; ties keep the scenario's order (a stable sort)."""
+    """Best first; ties keep the scenario's order (a stable sort). A trial whose ladder stopped
+    lost nothing but compacted nothing either, so it counts against the prompt beside a
+    collapse: ranking it first would crown a prompt the model cannot follow."""
 
     def key(r: PromptRow) -> tuple[float, float, float]:
         n = max(r.trials, 1)
         probe = r.probe_violations / r.probes if r.probes else 0.0
-        return (r.collapsed / n, r.silent / n, probe)
+        return ((r.collapsed + r.stopped) / n, r.silent / n, probe)
 
     return sorted(rows, key=key)
 

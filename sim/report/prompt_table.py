@@ -33,6 +33,7 @@ class PromptRow:
     collapsed: int = 0
     silent: int = 0
     loud: int = 0
+    stopped: int = 0  # a level refused and the ladder stopped with nothing lost
     violations: int = 0
     retries: int = 0
     calls: int = 0
@@ -59,6 +60,7 @@ class PromptRow:
             ("collapse", self.collapsed),
             ("silent", self.silent),
             ("loud", self.loud),
+            ("stopped", self.stopped),
         ):
             rate, lo, hi = self.rate(count)
             out |= {name: rate, f"{name}_lo": lo, f"{name}_hi": hi}
@@ -106,6 +108,7 @@ def compare(run: Run) -> list[PromptRow]:
         row.collapsed += bool(r["collapsed"])
         row.silent += bool(r["silent"])
         row.loud += bool(r["loud"])
+        row.stopped += bool(r.get("stopped"))
         row.violations += sum(1 for v in r.get("violations", ()) if not v.get("recovered"))
         row.retries += int(r.get("floor_retries", 0)) + int(r.get("budget_retries", 0))
         row.calls += int(r.get("calls", 0))
@@ -126,20 +129,21 @@ def _pct(rate: float, lo: float, hi: float) -> str:
 
 def format_rows(rows: list[PromptRow], *, wide: bool = False) -> str:
     """An aligned terminal table, fitted to 100 columns: collapse, silent with its 95%
-    interval, loud, tokens per trial and the probe's violation rate and agreement (errors
-    when any trial raised); `wide`: every rate with its interval, violations, retries and
-    calls per trial, however wide."""
+    interval, loud, stopped (when a ladder stopped with nothing lost), tokens per trial and
+    the probe's violation rate and agreement (errors when any trial raised); `wide`: every
+    rate with its interval, violations, retries and calls per trial, however wide."""
     cells = len({r.cell for r in rows}) > 1
     probe = any(r.probes for r in rows)
     errors = wide or any(r.errors for r in rows)
+    stopped = wide or any(r.stopped for r in rows)
     head = (["cell"] if cells else []) + ["prompt", "strategy", "trials"]
     head += ["errors"] if errors else []
     if wide:
-        head += ["collapse [95% CI]", "silent [95% CI]", "loud [95% CI]"]
+        head += ["collapse [95% CI]", "silent [95% CI]", "loud [95% CI]", "stopped"]
         head += ["viol/trial", "retries/trial", "calls/trial", "tokens/trial"]
         head += ["probe viol [95% CI]", "agree"] if probe else []
     else:
-        head += ["collapse", "silent [95% CI]", "loud", "tokens"]
+        head += ["collapse", "silent [95% CI]", "loud", *(["stopped"] if stopped else []), "tokens"]
         head += ["probe viol", "agree"] if probe else []
     body = []
     for r in rows:
@@ -148,11 +152,12 @@ def format_rows(rows: list[PromptRow], *, wide: bool = False) -> str:
         line += [str(r.errors)] if errors else []
         ci = {k: _pct(d[k], d[f"{k}_lo"], d[f"{k}_hi"]) for k in ("collapse", "silent", "loud")}
         if wide:
-            line += [ci["collapse"], ci["silent"], ci["loud"]]
+            line += [ci["collapse"], ci["silent"], ci["loud"], pct(d["stopped"])]
             line += [f"{d['violations_per_trial']:.2f}", f"{d['retries_per_trial']:.2f}"]
             line += [f"{d['calls_per_trial']:.1f}", f"{d['tokens_per_trial']:.0f}"]
         else:
             line += [pct(d["collapse"]), ci["silent"], pct(d["loud"])]
+            line += [pct(d["stopped"])] if stopped else []
             line += [f"{d['tokens_per_trial']:.0f}"]
         if probe:
             if r.probes:

@@ -92,3 +92,16 @@ def test_rank_puts_fewest_collapses_first() -> None:
                   probe_violations=2),
     ]  # fmt: skip
     assert [r.prompt for r in ranked(rows)] == ["c", "d", "b", "a"]
+
+
+def test_a_prompt_whose_ladder_always_stops_ranks_below_one_that_compacts() -> None:
+    from sim.commands.compare_prompts import ranked
+    from sim.report.prompt_table import PromptRow, format_rows
+
+    stops = PromptRow("", "copies", "budget_closed", "a", trials=4, stopped=4)
+    keeps = PromptRow("", "keeps", "budget_closed", "b", trials=4, collapsed=1, loud=1)
+    loses = PromptRow("", "loses", "budget_closed", "c", trials=4, collapsed=4, silent=4)
+    assert [r.prompt for r in ranked([stops, loses, keeps])] == ["keeps", "copies", "loses"]
+    table = format_rows([stops, keeps])
+    assert "stopped" in table.splitlines()[0]
+    assert "100.0%" in table.splitlines()[2]
