@@ -16,26 +16,27 @@ REPO = Path(__file__).resolve().parents[3]
 CASSETTE = REPO / "benchmarks" / "cassettes" / "qwen2.5-coder-1.5b.jsonl"
 SCENARIO = REPO / "scenarios" / "real_cassette.toml"
 
-# trial 0 (h01.json): (collapsed, silent, loud, stopped, aborted_at) per strategy, as recorded;
-# continuity and five_sentences lost a rule silently at L1, then refused L2: silent, not loud
+# trial 0 (h01.json): (collapsed, silent, loud, stopped, aborted_at) per strategy, as recorded
+# (the rows the recording run wrote agree on collapse, the level that stopped and every leaf
+# grade); most prompts make the 1.5B copy its input, so the level refuses at L1: stopped
 EXPECTED = {
     "budget_closed:compress": (False, False, False, True, "L1"),
     "budget_closed:continuity": (True, True, False, False, "L2"),
     "budget_closed:structured": (False, False, False, True, "L1"),
     "budget_closed:lossless": (False, False, False, True, "L1"),
-    "budget_closed:handoff": (False, False, False, True, "L1"),
+    "budget_closed:handoff": (False, False, False, True, "L2"),
     "budget_closed:progressive": (False, False, False, True, "L1"),
     "budget_closed:priorities": (False, False, False, True, "L1"),
-    "budget_closed:constraints_section": (False, False, False, True, "L1"),
-    "budget_closed:five_sentences": (True, True, False, False, "L2"),
+    "budget_closed:constraints_section": (False, False, False, True, "L2"),
+    "budget_closed:five_sentences": (True, True, False, False, "L3"),
     "floor_gated:compress": (False, False, False, True, "L1"),
     "floor_gated:continuity": (True, False, True, False, "L1"),
     "floor_gated:structured": (False, False, False, True, "L1"),
     "floor_gated:lossless": (False, False, False, True, "L1"),
-    "floor_gated:handoff": (False, False, False, True, "L1"),
+    "floor_gated:handoff": (False, False, False, True, "L2"),
     "floor_gated:progressive": (False, False, False, True, "L1"),
     "floor_gated:priorities": (False, False, False, True, "L1"),
-    "floor_gated:constraints_section": (False, False, False, True, "L1"),
+    "floor_gated:constraints_section": (False, False, False, True, "L2"),
     "floor_gated:five_sentences": (True, False, True, False, "L1"),
 }
 
