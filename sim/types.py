@@ -34,6 +34,10 @@ class Grade(IntEnum):
         return self >= Grade.ACTIONABLE
 
 
+AT_FLOOR_LABELS = frozenset(g.label for g in Grade if g.at_floor)
+"""The grade labels a row writes for a fact at or above its floor (`verbatim`, `actionable`)."""
+
+
 class Polarity(StrEnum):
     """Whether a constraint restricts an action (`forbid`) or demands it (`require`)."""
 

@@ -10,9 +10,9 @@ import pandas as pd
 
 from sim.errors import ReportError
 from sim.runs.records import retry_tokens
+from sim.types import AT_FLOOR_LABELS as AT_FLOOR
 
 KEYS = ("cell", "strategy")
-AT_FLOOR = frozenset({"actionable", "verbatim"})
 DEPTH_BINS = 5
 _NESTED = ("levels", "facts", "violations")
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-AT_FLOOR = ("actionable", "verbatim")
+from sim.types import AT_FLOOR_LABELS as AT_FLOOR
 
 
 def _grades(level: dict[str, Any]) -> dict[str, list[Any]]:

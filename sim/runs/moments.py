@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.types import AT_FLOOR_LABELS as AT_FLOOR
 from strategies.base import OVERFLOW_FAILURE
 
 OUTCOMES = ("kept", "degraded", "dropped", "inverted")
-AT_FLOOR = frozenset({"verbatim", "actionable"})
 
 
 def outcome(grade: str) -> str:

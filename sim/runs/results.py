@@ -42,6 +42,7 @@ from sim.files import DataError, iter_lines, parse_json, read_capped
 from sim.runs.records import ROW_VERSION
 from sim.runs.row_schema import TraceRow, TrialRow, row_problem
 from sim.runs.unit_check import UnitCheck
+from sim.types import AT_FLOOR_LABELS
 
 if TYPE_CHECKING:  # pandas is for reading runs; a sweep's workers never need it
     import pandas as pd
@@ -303,7 +304,7 @@ class Run:
                     values = (
                         r["trial_id"], r["trial"], r.get("cell", ""), r["strategy"],
                         f["fact_id"], f["cls"], f["declared"], f["superseded"], f["depth"],
-                        f["turn"], name, i + 1, grade, grade in ("verbatim", "actionable"),
+                        f["turn"], name, i + 1, grade, grade in AT_FLOOR_LABELS,
                         f["span_tokens"][i], ",".join(f["missing"][i]), f["leaf"], f["lost"],
                         f["loud"], f["blame_level"], f.get("exposure"),
                     )  # fmt: skip
