@@ -4,6 +4,7 @@ load time against these)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -66,6 +67,18 @@ class SimParams:
         """The documented curve: logistic in budget/input, `abstraction_max` at ratio 0."""
         z = (ratio - self.abstraction_mid) / self.abstraction_width
         return self.abstraction_max / (1.0 + math.exp(min(z, 50.0)))
+
+
+def check_knobs(knobs: Mapping[str, object]) -> None:
+    """Every key a knob, every value a number within its range; ValueError names the first
+    that is not (a scenario's `params`, a level's, a params file's)."""
+    valid = set(SimParams.__dataclass_fields__)
+    for key, value in knobs.items():
+        if key not in valid:
+            raise ValueError(f"unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{key}={value!r}: must be a number")
+    SimParams(**knobs)  # type: ignore[arg-type]  # each knob's range: ValueError names it
 
 
 RANGES: dict[str, tuple[float, float]] = {

@@ -117,7 +117,7 @@ def test_a_scenario_without_level_params_dumps_as_before(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("body", "ref", "message"),
     [
-        ("[params]\nfil = 0.7\n", "file:params.toml", "[params].fil: unknown knob"),
+        ("[params]\nfil = 0.7\n", "file:params.toml", "[params]: unknown parameter 'fil'"),
         ("[params]\nfill = 7.0\n", "file:params.toml", "fill=7.0: must be within"),
         ("[params]\nfill = 'x'\n", "file:params.toml", "fill='x': must be a number"),
         ("[levels.L2]\noverflow = -1\n", "file:params.toml", "[levels.L2]: overflow=-1"),
