@@ -152,8 +152,8 @@ class SimulatedSummarizer:
         if params.rule_drop > 0:  # likewise
             items = self._omit_rules(items, params.rule_drop)
         if params.overflow > 0 and self.rng.random() < params.overflow:
-            return self._copied(items, consumed)
-        if mode is Mode.RERANK:
+            kept = items  # the input returned whole, over its budget: the strategy sees it
+        elif mode is Mode.RERANK:
             kept = self._rerank(items, budget, used)
         else:
             kept = self._compress(items, budget, consumed)
@@ -235,10 +235,6 @@ class SimulatedSummarizer:
     def _omit_rules(self, items: list[_Item], p: float) -> list[_Item]:
         """Each unpinned rule-like line left out with probability `p`, room or not."""
         return [i for i in items if i.pinned or not i.rule or self.rng.random() >= p]
-
-    def _copied(self, items: list[_Item], consumed: int) -> SummaryResult:
-        """The input returned whole, over its budget: the strategy sees the overflow."""
-        return SummaryResult("\n".join(map(self._text, items)) + "\n" if items else "", consumed)
 
     def _score(self, items: list[_Item]) -> None:
         k = self.knobs
