@@ -109,3 +109,24 @@ def test_a_bad_selection_is_one_line_and_exit_2(
 def test_parse_trials() -> None:
     assert parse_trials("0-3") == [0, 1, 2, 3]
     assert parse_trials("5,0-1,1") == [0, 1, 5]
+
+
+def test_the_overflow_pattern_reads_the_message_a_refused_level_writes() -> None:
+    """The moments count a refused level's calls from its failure line: the pattern and the
+    strategy's message must stay one."""
+    from sim.errors import CompactionFailure
+    from sim.summarizers.base import SummaryRequest, SummaryResult
+    from strategies.base import MAX_BUDGET_RETRIES, OVERFLOW_FAILURE, summarize_fitting
+    from tests.helpers import context
+
+    class Copier:
+        name = "copier"
+        max_input_tokens = 10_000
+
+        def summarize(self, request: SummaryRequest) -> SummaryResult:
+            return SummaryResult(request.text * 3, 0)
+
+    with pytest.raises(CompactionFailure) as err:
+        summarize_fitting("a line of input\n" * 20, 10, context(Copier()), "compress")
+    found = OVERFLOW_FAILURE.search(err.value.reason)
+    assert found is not None and int(found.group(1)) == MAX_BUDGET_RETRIES
