@@ -219,7 +219,13 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             return ACTIONABLE, ()
         if not missing:
             missing = ("modality",)
-    if len(present) >= 2 or clause.hedged or clause.directive or clause.reading is Reading.FORBID:
+    if (
+        len(present) >= 2
+        or clause.hedged
+        or clause.directive
+        or clause.gesture
+        or clause.reading is Reading.FORBID
+    ):
         return DEGRADED, missing or ("modality",)
     return None
 

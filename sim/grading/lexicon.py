@@ -36,6 +36,9 @@ NEGATION = (
     "embargo", "moratorium", "cease", "suspend", "suspended", "keep away from",
     "stay away from", "leave alone", "leave untouched", "untouched", "hands off",
     "bad idea", "not a good idea", "unwise", "inadvisable", "discourage", "discouraged",
+    "leave it alone", "leave them alone", "leave it be", "leave them be", "let it be",
+    "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
+    "keep as is", "keep it as is",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 
@@ -83,7 +86,14 @@ REVOCATION = (
     "not a blocker", "no blocker", "not blocking", "non-blocking", "does not block",
     "no longer protected", "unprotected", "no longer guarded", "no longer gated",
 )  # fmt: skip
-"""A clause with one of these lifts the rule it names: the rule reads reversed."""
+REVOCATION += tuple(
+    f"no longer {w}"
+    for w in ("wait", "wait for", "wait on", "await", "depend on", "hinge on", "gate",
+              "gated on", "block", "block on", "blocked by", "held", "hold", "restrict",
+              "subject to", "require", "requires", "conditional on", "contingent on", "apply to")
+)  # fmt: skip
+"""A clause with one of these lifts the rule it names: the rule reads reversed. "No longer"
+before a gate's own verb lifts the gate ("the downgrade no longer waits on the user")."""
 
 RESTRICTION_NOUNS = (
     "hold", "requirement", "restriction", "rule", "freeze", "guard", "ban", "block", "gate",
@@ -93,6 +103,9 @@ ENDED = (
     "release", "released", "remove", "removed", "drop", "dropped", "end", "ended", "lift",
     "cancel", "cancelled", "canceled", "retire", "retired", "delete", "deleted", "disable",
     "disabled", "gone", "over", "expire", "expired", "clear", "cleared", "relax", "relaxed",
+    "revoke", "revoked", "rescind", "rescinded", "withdraw", "withdrawn", "retract", "retracted",
+    "waive", "waived", "void", "voided", "repeal", "repealed", "suspend", "suspended", "pause",
+    "paused", "reverse", "reversed", "undo", "undone", "drop", "scrap", "scrapped",
 )  # fmt: skip
 """A restriction noun with an ending verb in one clause is a revocation: "the hold on X has
 been released", "the 90% guard was removed"."""
@@ -141,6 +154,18 @@ HEDGE = (
     "would rather", "rather not", "discourage", "discouraged", "if that can be helped",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
+
+GESTURE = (
+    "at some point", "sometime", "some time", "eventually", "tbd", "to be decided",
+    "to be determined", "not decided", "undecided", "open question", "keep in mind",
+    "bear in mind", "remember", "watch out", "be careful", "take care", "sensitive",
+    "delicate", "fragile", "stable", "as is", "for now", "for a while", "check with",
+    "ask user", "ask owner", "consult", "involve", "involvement", "in the loop", "loop in",
+    "coordinate", "heads-up", "heads up", "sync with", "talk to",
+)  # fmt: skip
+"""Words that gesture at a rule without stating it ("keep the credential stable", "check with
+the user about the tickets at some point"): a clause that names the object with one of these
+and nothing else of the rule is `degraded`, not `dropped`. They never weaken a rule stated whole."""
 
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
          "no more than", "no less than", "minimum", "maximum", "min", "max", "up to")  # fmt: skip
@@ -227,6 +252,7 @@ DOUBLE_NEGATIVE_RE = _any(DOUBLE_NEGATIVE)
 EXCLUSIVE_RE = _any(EXCLUSIVE)
 DIRECTIVE_RE = _any(DIRECTIVE)
 HEDGE_RE = _any(HEDGE)
+GESTURE_RE = _any(GESTURE)
 BOUND_RE = _any(BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))

@@ -35,6 +35,7 @@ class Clause:
     tokens: tuple[str, ...]
     text: str  # lemma space, space-padded
     raw: str = ""
+    gesture: bool = False  # gestures at a rule without stating it ("leave it alone for now")
 
 
 @lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
@@ -78,4 +79,5 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         tuple(s.split()),
         s,
         raw,
+        bool(lx.GESTURE_RE.search(s)),
     )

@@ -106,7 +106,16 @@ _ABBREVIATIONS = {
     "wo": "without", "b4": "before", "thru": "through",
     "til": "until", "till": "until", "shouldnt": "should not", "dont": "do not",
     "cant": "can not", "wont": "will not", "isnt": "is not", "arent": "are not",
-    "mustnt": "must not", "neednt": "need not",
+    "mustnt": "must not", "neednt": "need not", "cert": "certificate", "certs": "certificate",
+    "perms": "permission", "acct": "account", "accts": "account", "txn": "transaction",
+    "txns": "transaction", "pkg": "package", "pkgs": "package", "img": "image",
+    "imgs": "image", "ns": "namespace", "dir": "directory", "dirs": "directory",
+    "mgmt": "management", "notif": "notification", "notifs": "notification",
+    "stg": "staging", "qty": "quantity", "approx": "approximately", "mins": "minute",
+    "hrs": "hour", "hr": "hour",
+    "yr": "year", "yrs": "year", "wk": "week", "wks": "week",
+    "docs": "document", "doc": "document", "ack": "acknowledge", "acked": "acknowledge",
+    "sign-off": "approval", "signoff": "approval",
 }  # fmt: skip
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _NUMBER_HYPHEN = re.compile(r"^(\d+)-([a-z]+)$")
