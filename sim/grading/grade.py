@@ -277,7 +277,9 @@ def _other_reference(frame: Frame, clause: Clause) -> bool:
     found = False
     # a reference is identified by its nouns, not its predicate ("if the lint job fails"
     # shares only "fail" with "if the integration tests fail")
-    nouns = {w for w in frame.reference_words if w not in _POLAR and not w.isdigit()}
+    nouns = {
+        w for w in frame.reference_words if w not in _POLAR and w not in _PROCESS and not w.isdigit()
+    }
     own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
     for m in _CONDITION_WORD.finditer(text):
         after = [t for t in text[m.end() :].split()[:4] if not (_function_word(t) or t in _VAGUE)]
@@ -289,6 +291,12 @@ def _other_reference(frame: Frame, clause: Clause) -> bool:
     return found
 
 
+_PROCESS = frozenset(
+    ("start", "begin", "run", "finish", "complete", "do", "perform", "launch", "kick", "go", "get",
+     "make", "take", "end")
+)  # fmt: skip
+"""Verbs any reference may take ("starting the failover", "starting the load test"): they
+name no reference of their own."""
 _POLAR = frozenset(ANTONYMS) | {w for ws in ANTONYMS.values() for w in ws}
 _VAGUE = frozenset(
     ("certain", "some", "point", "later", "possible", "need", "necessary", "appropriate",
