@@ -24,6 +24,7 @@ import numpy as np
 from sim.grading.agreement import Agreement, format_agreement, load_cases, score
 from sim.history.constraint_pools import PROHIBITION
 from sim.history.constraints import build_fact, prohibition_for
+from sim.runtime.floor_registry import load_floor_registry
 from sim.tokens import get_counter
 from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
 
@@ -44,9 +45,13 @@ def frozen_fact(data: dict[str, Any]) -> Fact:
 
 
 def corpus_facts(path: Path = CORPUS / "facts.toml") -> dict[str, Fact]:
-    """The facts the corpus is labelled against: the generator's (facts.toml) and the real
-    sessions' (real_facts.json, keyed `history:fact`)."""
+    """The facts the corpus is labelled against: the generator's (facts.toml), the real
+    sessions' (real_facts.json, keyed `history:fact`), and rules declared the way a user
+    declares their own (declared*.toml, floor registries read by `load_floor_registry`)."""
     facts: dict[str, Fact] = {}
+    for registry in sorted(path.parent.glob("declared*.toml")):
+        for fact in load_floor_registry(registry).facts:
+            facts[fact.fact_id] = fact
     real = path.parent / "real_facts.json"
     if real.is_file():
         for key, data in json.loads(real.read_text(encoding="utf-8")).items():
@@ -96,14 +101,20 @@ CLASSES = ("prohibition", "ordering", "value_pin", "conditional", "confirmation"
 
 
 def source_rows(split: str | None, name: str) -> str:
-    """Markdown rows: written cases, real-model cases (real.jsonl), all; agreement, false
-    kept and agreement per class."""
+    """Markdown rows: written cases, cases for user-declared rules (declared*.jsonl), real-model
+    cases (real.jsonl), all; agreement, false kept and agreement per class."""
     facts, counter = corpus_facts(), get_counter()
-    rows = {"written": Agreement(), "real model": Agreement()}
+    rows = {"written": Agreement(), "declared": Agreement(), "real model": Agreement()}
     for path in corpus_files():
-        source = "real model" if path.name == "real.jsonl" else "written"
+        source = (
+            "real model"
+            if path.name == "real.jsonl"
+            else "declared"
+            if path.name.startswith("declared")
+            else "written"
+        )
         rows[source].graded += score(load_cases(path), facts, counter, split).graded
-    rows["all"] = Agreement(rows["written"].graded + rows["real model"].graded)
+    rows["all"] = Agreement([g for a in rows.values() for g in a.graded])
     out = []
     for source, a in rows.items():
         k, n = a.rate()
