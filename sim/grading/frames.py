@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause
+from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.text import lemmas, normalize
 from sim.types import Fact, Polarity
@@ -72,7 +73,7 @@ class Frame:
     partners: tuple[str, ...]  # action, value and setting forms: what a partial object needs
     reference_words: frozenset[str]
     actions: tuple[str, ...]
-    values: tuple[str, ...]
+    values: tuple[str, ...]  # the pinned value's forms, and a duration's in other units
     settings: tuple[str, ...]
     references: tuple[Reference, ...]
     region: Relation | None  # the relation the fact's own condition states
@@ -87,6 +88,9 @@ class Frame:
     literals: tuple[str, ...]  # the condition's own forms, which state it whole wherever seen
     required: tuple[str, ...]
     deferral: bool  # "until", "wait", "pending" restrict (not for value pins)
+    value_patterns: tuple[re.Pattern[str], ...] = ()  # a count's unit before it: "replicas=3"
+    masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
+    cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
 
     @classmethod
     def of(cls, fact: Fact) -> Frame:
@@ -115,6 +119,8 @@ class Frame:
         if region is None and condition:
             region = _default_region(fact)
         opposites = lemma_forms(tuple(o for g in fact.anchors for o in g.opposites))
+        values = forms("value")
+        values += tuple(e for v in values for e in equivalents(v.strip()) if e not in values)
         return cls(
             fact.polarity,
             objects,
@@ -123,14 +129,14 @@ class Frame:
             forms("action") + forms("value") + forms("setting"),
             frozenset(w for r in references for w in r.tokens),
             forms("action"),
-            forms("value"),
+            values,
             forms("setting"),
             references,
             region,
             conditional or region in (Relation.IF, Relation.UNLESS),
             fact.polarity is Polarity.REQUIRE and region is Relation.BEFORE,
             opposites,
-            _other_value(groups["value"].forms[0]) if "value" in groups else None,
+            _other_value(groups["value"].forms[0], values) if "value" in groups else None,
             tuple(
                 re.compile(pattern.format(v=re.escape(v.strip())))
                 for v in forms("value")
@@ -152,8 +158,34 @@ class Frame:
             tuple(f" {c} " for c in condition if relation_of(c)[0] is not None),
             fact.floor.required,
             "value" not in groups,
+            tuple(p for v in forms("value") for p in count_patterns(v.strip())),
+            tuple(
+                f for role in groups for f in forms(role) if role != "action" and _holds_cue(f)
+            ),
+            tuple(
+                re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
+                for st in forms("setting")
+            ),
         )
 
+
+_CUES = (lx.NEGATION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE, lx.HEDGE_RE, lx.GESTURE_RE, lx.WAIVE_RE)
+
+
+def _holds_cue(form: str) -> bool:
+    """Whether an anchor form holds a restriction, revocation or hedge word that is not a
+    relation ("legal hold", "block storage", "the freeze window"): inside the fact's own words
+    it is part of a name, not a cue, and the clause's modality is read without it."""
+    for cue in _CUES:
+        for m in cue.finditer(form):
+            if m.group(0) not in lx.RELATIONS:
+                return True
+    return False
+
+
+_CANCEL = r"(?:disable|turn off|switch off|remove|drop|zero out|get rid of|rip out|stop use)"
+"""A pin's setting switched off reverses the pin, whatever value the clause names: "disable
+dropout entirely, since 0.1 was hurting convergence"."""
 
 _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
@@ -173,8 +205,13 @@ _VALUE_KINDS = (
 )  # fmt: skip
 
 
-def _other_value(value: str) -> re.Pattern[str] | None:
-    """A pattern for values of the same kind as `value` (another region, port, zone ...)."""
+def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | None:
+    """A pattern for values of the same kind as `value` (another region, port, zone ...), in
+    raw lower-case text; for a duration, any duration (one that converts to the pinned amount
+    names the value itself, and is matched as the value first)."""
+    durations = [f.strip() for f in forms if is_duration(f.strip())]
+    if durations:
+        return other_duration(durations[0])
     v = value.strip().lower()
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):

@@ -98,9 +98,9 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     for part, text in clause_texts(raw, lem):
         if not has_object(frame, text):
             continue
-        clause = read_clause(text, frame.deferral, part)
+        clause = read_for(frame, text, part)
         if whole is None:
-            whole = clause if len(clause.text) == len(lem) else read_clause(lem, frame.deferral)
+            whole = clause if len(clause.text) == len(lem) else read_for(frame, lem)
         found = judge(frame, clause, whole)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
@@ -116,6 +116,27 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
         return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
     grade = Grade.INVERTED if rank == INVERTED else Grade.DEGRADED
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
+
+
+def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
+    """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
+    hold") left out of the modality: the hold is the condition's name, not a restriction."""
+    clause = read_clause(text, frame.deferral, raw)
+    if not frame.masks or not any(f in text for f in frame.masks):
+        return clause
+    masked = text
+    for form in frame.masks:
+        masked = masked.replace(form, " ")
+    own = read_clause(masked, frame.deferral, raw)
+    return replace(
+        clause,
+        reading=own.reading,
+        exclusive=own.exclusive,
+        hedged=own.hedged,
+        directive=own.directive,
+        deferred=own.deferred,
+        gesture=own.gesture,
+    )
 
 
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
@@ -145,7 +166,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text))
     ):
         present.add("action")  # "skip the migration" names the required action by its absence
-    if any(v in text for v in frame.values):
+    if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
     if any(v in text for v in frame.settings):
         present.add("setting")
@@ -177,6 +198,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
+    if frame.values and agrees and any(c.search(text) for c in frame.cancels):
+        return INVERTED, ("value",)  # "disable dropout entirely": no pinned rate at all
     if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
     if frame.values and "value" in present and agrees and _loosened(frame, clause):

@@ -85,6 +85,9 @@ REVOCATION = (
     "rescinded", "rescind", "retracted", "scrap", "scrapped", "ignore rule",
     "not a blocker", "no blocker", "not blocking", "non-blocking", "does not block",
     "no longer protected", "unprotected", "no longer guarded", "no longer gated",
+    "drop from plan", "dropped from plan", "remove from plan", "removed from plan",
+    "cut from plan", "take out of plan", "taken out of plan", "struck from plan", "descoped",
+    "no longer planned", "off plan",
 )  # fmt: skip
 REVOCATION += tuple(
     f"no longer {w}"
@@ -152,6 +155,8 @@ HEDGE = (
     "help to", "good idea", "bad idea", "not a good idea", "preferred", "preferable",
     "if feasible", "where feasible", "when feasible", "nice-to-have", "best effort",
     "would rather", "rather not", "discourage", "discouraged", "if that can be helped",
+    "safer", "generally", "usually", "typically", "rule of thumb", "where you can",
+    "when you can", "as far as possible", "in general",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 
@@ -168,8 +173,11 @@ the user about the tickets at some point"): a clause that names the object with 
 and nothing else of the rule is `degraded`, not `dropped`. They never weaken a rule stated whole."""
 
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
-         "no more than", "no less than", "minimum", "maximum", "min", "max", "up to")  # fmt: skip
-"""Next to a pinned value, a bound loosens the pin to a range: "at least 3 replicas"."""
+         "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",
+         "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
+         "almost", "close to", "or so", "ish")  # fmt: skip
+"""Next to a pinned value, a bound or an approximation loosens the pin to a range: "at least 3
+replicas", "about three months"."""
 
 
 WAIVE = (

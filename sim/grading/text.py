@@ -46,7 +46,7 @@ _SPACES = re.compile(r"\s+")
 _SYMBOLS = {
     "w/o": " without ", "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ",
     "<=": " at most ",
-    "≥": " at least ", "≤": " at most ", ">": " above ", "<": " below ", "%": " percent ",
+    "≥": " at least ", "≤": " at most ", "~": " about ", "≈": " about ", ">": " above ", "<": " below ", "%": " percent ",
 }  # fmt: skip
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
@@ -118,6 +118,13 @@ _ABBREVIATIONS = {
     "sign-off": "approval", "signoff": "approval",
 }  # fmt: skip
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+_UNIT_SUFFIX = re.compile(r"^(\d+)(s|sec|secs|min|mins|h|hr|hrs|d|w|wk|wks|yr|yrs)$")
+_UNITS = {
+    "s": "second", "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
+    "h": "hour", "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week",
+    "wks": "week", "yr": "year", "yrs": "year",
+}  # fmt: skip
+"""Durations written short ("90d", "2160h", "45s"): the number and its unit as words."""
 _NUMBER_HYPHEN = re.compile(r"^(\d+)-([a-z]+)$")
 _ORDINAL_WORDS = {
     w: str(i + 1)
@@ -145,6 +152,8 @@ def _lemma(token: str) -> str:
         out = _LEMMA_FIXES[token]
     elif (m := _ORDINAL_SUFFIX.match(token)) is not None:
         out = m.group(1)
+    elif (m := _UNIT_SUFFIX.match(token)) is not None:
+        out = f"{m.group(1)} {_UNITS[m.group(2)]}"
     elif (m := _NUMBER_HYPHEN.match(token)) is not None:
         out = m.group(1) + " " + _lemma(m.group(2))
     elif not token.isalpha() or len(token) < 3:

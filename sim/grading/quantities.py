@@ -1,0 +1,65 @@
+"""Quantities a pinned value may be written in, so a pin is matched by amount, not spelling.
+
+A duration is the same pin in any unit it converts to whole ("90 days" = "2160h" = "129600
+minutes"), and a duration in a unit that converts to another amount is another value ("12
+weeks" is not 90 days). A count keeps its unit on either side of the number ("3 replicas" =
+"replicas=3" = "replica count pinned at 3"). Everything is in the grader's lemma space
+(sim.grading.text.lemmas), where "90d" already reads "90 day".
+"""
+
+from __future__ import annotations
+
+import re
+
+SECONDS = {"second": 1, "minute": 60, "hour": 3_600, "day": 86_400, "week": 604_800}
+"""Units whose conversions are exact. Months and years vary in length: a pin in days is also
+read in 30-day months and 365-day years, and a pin written in months or years as written only."""
+
+_DURATION = re.compile(r"^(\d+) (second|minute|hour|day|week|month|year)$")
+_COUNT = re.compile(r"^(\d+) ([a-z][a-z-]+)$")
+
+_SHORT = r"s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?"
+_LONG = r"h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|mo|y|yrs?|years?"
+
+
+def other_duration(value: str) -> re.Pattern[str]:
+    """Any duration of the pin's scale in raw text ("12 weeks", "2160h" for a pin in days;
+    "90s" for one in minutes): another value unless it converts to the pinned amount. A run
+    that "took 14 min" is no retention period."""
+    m = _DURATION.match(value)
+    units = _SHORT if m is not None and m.group(2) in ("second", "minute") else _LONG
+    return re.compile(rf"(?<![\w.])\d+ ?(?:{units})(?![\w-])")
+
+
+def equivalents(value: str) -> tuple[str, ...]:
+    """`value` (lemma space, stripped) in every unit it converts to whole, as padded forms."""
+    m = _DURATION.match(value)
+    if m is None or m.group(2) not in SECONDS:
+        return ()
+    total = int(m.group(1)) * SECONDS[m.group(2)]
+    exact = tuple(
+        f" {total // size} {unit} "
+        for unit, size in SECONDS.items()
+        if unit != m.group(2) and total % size == 0
+    )
+    days, rest = divmod(total, SECONDS["day"])
+    calendar = tuple(  # "3 months" for 90 days, "1 year" for 365: how people round them
+        f" {days // length} {unit} "
+        for unit, length in (("month", 30), ("year", 365))
+        if not rest and days and days % length == 0
+    )
+    return exact + calendar
+
+
+def is_duration(value: str) -> bool:
+    return _DURATION.match(value) is not None
+
+
+def count_patterns(value: str) -> tuple[re.Pattern[str], ...]:
+    """A count's unit before its number, up to three words apart ("replicas 3", "replica
+    count is pin at 3"), in lemma space. Durations have their own forms (`equivalents`)."""
+    m = _COUNT.match(value)
+    if m is None or is_duration(value):
+        return ()
+    number, unit = m.groups()
+    return (re.compile(rf" {re.escape(unit)}(?: \S+){{0,3}} {number}(?![\d.])"),)
