@@ -159,9 +159,7 @@ class Frame:
             fact.floor.required,
             "value" not in groups,
             tuple(p for v in forms("value") for p in count_patterns(v.strip())),
-            tuple(
-                f for role in groups for f in forms(role) if role != "action" and _holds_cue(f)
-            ),
+            tuple(f for role in groups for f in forms(role) if role != "action" and _holds_cue(f)),
             tuple(
                 re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
@@ -196,7 +194,6 @@ _VALUE_KINDS = (
     (r"^[a-z]{2}-[a-z]+-\d$", r"\b[a-z]{2}-[a-z]+-\d\b"),  # a cloud region
     (r"^\d+$", r"(?<![\d.:/-])\d{2,6}(?![\d.:/-])"),  # a port, a count
     (r"^\d+ days?$", r"\b\d+ days?\b"),
-    (r"^\d+ replicas?$", r"\b\d+ replicas?\b"),
     (r"^(?:utc|gmt)$", r"\b(?:gmt|est|edt|pst|pdt|cet|cest|local (?:time|timezone)"
      r"|utc ?[+-] ?\d+|[a-z]+/[a-z_]+)\b"),
     (r"^(?:warn|info|debug|error|trace)$", r"\b(?:debug|info|error|trace|fatal|warning|warn)\b"),
@@ -213,6 +210,10 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     if durations:
         return other_duration(durations[0])
     v = value.strip().lower()
+    count = re.match(r"^\d+ ([a-z][a-z-]*?)s?$", v)
+    if count is not None:  # "3 replicas": another number of the same unit, on either side
+        unit = re.escape(count.group(1))
+        return re.compile(rf"(?<![\d.])\d+ ?{unit}s?\b|\b{unit}s?\s*[=:]?\s*\d+(?![\d.])")
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):
             return re.compile(pattern)

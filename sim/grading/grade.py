@@ -204,8 +204,14 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
     if frame.values and "value" in present and agrees and _loosened(frame, clause):
         return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
-    if frame.values and "value" in present and not agrees and _refuses_others(frame, clause):
-        agrees = True  # "ts in UTC, never local time": the negation is about the alternatives
+    if (
+        frame.values
+        and "value" in present
+        and not agrees
+        and (_refuses_others(frame, clause) or _KEEP_VALUE.search(text))
+    ):
+        agrees = True  # "ts in UTC, never local time", "dpi 300, do not change it": the
+        # negation is about the alternatives
     if frame.region is None or "condition" not in frame.required:
         if not agrees:
             if revoked and names_it:
@@ -301,7 +307,9 @@ def _other_reference(frame: Frame, clause: Clause) -> bool:
     # a reference is identified by its nouns, not its predicate ("if the lint job fails"
     # shares only "fail" with "if the integration tests fail")
     nouns = {
-        w for w in frame.reference_words if w not in _POLAR and w not in _PROCESS and not w.isdigit()
+        w
+        for w in frame.reference_words
+        if w not in _POLAR and w not in _PROCESS and not w.isdigit()
     }
     own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
     for m in _CONDITION_WORD.finditer(text):
@@ -348,6 +356,12 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
     )
 
 
+_KEEP_VALUE = re.compile(
+    r" (?:not|never|no) (?:\S+ )?(?:change|alter|modify|touch|lower|raise|tune|adjust|override|"
+    r"deviate|edit|increase|decrease|reduce|bump|switch|move|swap|improvise|vary|tweak) "
+)
+"""A pinned value's change forbidden: the pin kept ("dropout 0.1, fixed; do not tune it")."""
+
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 
 
@@ -393,6 +407,8 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             best = found
             if best[0] == VERBATIM:
                 break
+    if m.frame.ordering and (best is None or best[0] > ACTIONABLE) and sentences.plans:
+        best = _better(best, _plan_evidence(fact, m, sentences.plans, counter))
     if mentioned:
         pairs = sentences.pairs
         pointing = (
@@ -402,6 +418,54 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
         )
         best = with_resolved(fact, m, pointing, counter, best)
     return best[1] if best is not None else dropped(fact)
+
+
+def _better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
+    return found if found is not None and (best is None or found[0] < best[0]) else best
+
+
+def _plan_evidence(
+    fact: Fact, m: Matcher, plans: Sequence[Sequence[str]], counter: Tokenizer
+) -> Evidence | None:
+    """What an ordered list says of an ordering: the item that takes the action on the object
+    before the item that names the reference keeps it; after it, reverses it
+    (sim.grading.plans)."""
+    frame = m.frame
+    for items in plans:
+        lems = [lemmas(normalize(i)) for i in items]
+        act = next(
+            (
+                k
+                for k, lem in enumerate(lems)
+                if any(a in lem for a in frame.actions)
+                and has_object(frame, lem)
+                and read_for(frame, lem).reading is Reading.POSITIVE
+            ),
+            None,
+        )
+        if act is None:
+            continue
+        ref = next(
+            (
+                k
+                for k, lem in enumerate(lems)
+                if k != act
+                and any(
+                    covers(tuple(lem.split()), r.tokens) for r in frame.references if not r.antonym
+                )
+            ),
+            None,
+        )
+        if ref is None:
+            continue
+        raw = f"{items[min(act, ref)]} / {items[max(act, ref)]}"
+        span = counter.count(raw)
+        if act < ref:
+            if span < fact.floor.min_span_tokens:
+                return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
+            return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
+        return INVERTED, FactGrade(fact.fact_id, Grade.INVERTED, span, ("condition",), raw)
+    return None
 
 
 def with_resolved(

@@ -66,7 +66,7 @@ NEGATED_PERMISSION = _any(
     + tuple(f"{p} {neg}" for p in ("may", "can", "could") for neg in ("not", "never"))
 )  # fmt: skip
 
-REVOCATION = (
+REVOCATION: tuple[str, ...] = (
     "no longer need", "no longer needed", "no longer has to", "no longer have to",
     "no longer must", "no longer required", "no longer necessary", "no longer matter",
     "no longer apply", "no longer applies", "no longer in effect", "no longer in force",

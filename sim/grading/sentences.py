@@ -18,6 +18,8 @@ from sim.grading.clauses import (
     is_header,
     now_line,
 )
+from sim.grading.notation import prose_lines, structured
+from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.text import lemmas, normalize, split_sentences
 
 Unit = tuple[str, str, str]  # a sentence (or two read as one): raw, normalized, lemma space
@@ -95,9 +97,12 @@ def reading_lines(text: str) -> list[str]:
 class Sentences:
     """A level's text split and normalized once, shared by every fact graded against it."""
 
-    __slots__ = ("joined", "pairs", "starts")
+    __slots__ = ("joined", "pairs", "plans", "starts")
 
     def __init__(self, text: str) -> None:
+        self.plans = plan_items(text) if may_hold_plan(text) else []
+        if structured(text):
+            text = "\n".join(prose_lines(text))  # config notation read as sentences
         lines = text.split("\n")
         if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
             lines = reading_lines(text)  # a header's bullets or a split rule: read together

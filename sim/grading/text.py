@@ -45,8 +45,8 @@ _SPACES = re.compile(r"\s+")
 # Symbols telegraphic notes use for words ("err rate > 2% => no promote", "migrate -> deploy").
 _SYMBOLS = {
     "w/o": " without ", "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ",
-    "<=": " at most ",
-    "≥": " at least ", "≤": " at most ", "~": " about ", "≈": " about ", ">": " above ", "<": " below ", "%": " percent ",
+    "<=": " at most ", "≥": " at least ", "≤": " at most ", "~": " about ", "≈": " about ",
+    ">": " above ", "<": " below ", "%": " percent ",
 }  # fmt: skip
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
@@ -124,7 +124,7 @@ _UNITS = {
     "h": "hour", "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week",
     "wks": "week", "yr": "year", "yrs": "year",
 }  # fmt: skip
-"""Durations written short ("90d", "2160h", "45s"): the number and its unit as words."""
+"""Durations written short ("90d", "2160h", "45s", "30 min"): the number and its unit as words."""
 _NUMBER_HYPHEN = re.compile(r"^(\d+)-([a-z]+)$")
 _ORDINAL_WORDS = {
     w: str(i + 1)
@@ -206,7 +206,9 @@ def lemmas(normalized: str) -> str:
     for raw in normalized.split():
         tokens.extend(_token_lemmas(raw))
     for i, t in enumerate(tokens):
-        if t in _ORDINAL_WORDS and (
+        if t in _UNITS and i and tokens[i - 1].isdigit():
+            tokens[i] = _UNITS[t]  # "30 min", "2 h": a unit after its number
+        elif t in _ORDINAL_WORDS and (
             (i + 1 < len(tokens) and tokens[i + 1] == "step") or (i and tokens[i - 1] == "step")
         ):
             tokens[i] = _ORDINAL_WORDS[t]

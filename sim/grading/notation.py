@@ -1,0 +1,144 @@
+"""Config-style notes read as the sentences they abbreviate.
+
+Summarizers write rules as state: nested keys (YAML, inline JSON), `key=value` pairs, booleans.
+A careful reader takes "ocr:\\n  dpi: 300  # required" as "the OCR pass: dpi 300, required",
+and "rules: {snapshots: {delete_after_step: 5, allowed: false}}" as "deleting snapshots after
+step 5 is not allowed". Here each leaf becomes one line that carries its parents' names, so
+the object named by a parent key and the rule in a child share a sentence, as they share a
+meaning. Prose passes through untouched (and costs one scan for `=`, `{` and indentation).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+_KEY_LINE = re.compile(r"^(\s*)(-\s+)?([A-Za-z_][\w .\-/]{0,48}?)\s*:(?:\s+(.*?))?\s*$")
+_PAIR = re.compile(r"(?<![\w.])([A-Za-z_][\w.\-]*)=(\([^)]*\)|[^\s;,|()]+(?:\([^)]*\))?)")
+_NAMES = frozenset(("id", "name", "key", "item", "target", "resource"))
+_TRUE = frozenset(("true", "yes", "on", "y"))
+_FALSE = frozenset(("false", "no", "off", "n", "none", "null"))
+_MODAL_KEYS = re.compile(
+    r"^(?:allow|allowed|permit|permitted|forbid|forbidden|prohibited|banned|blocked|required|"
+    r"requires?_.*|needs?_.*|enabled|disabled|locked|frozen|pinned|mandatory|optional)$"
+)
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ").strip()
+
+
+def _leaf(key: str, value: str) -> str:
+    """One key and its value as words: a boolean says whether the key holds."""
+    bare = value.strip().strip("\"'").lower()
+    if bare in _TRUE:
+        return _words(key)
+    if bare in _FALSE:
+        return "not " + _words(key)
+    return f"{_words(key)}: {value.strip()}"
+
+
+def _pairs(line: str) -> str | None:
+    """A line of `key=value` pairs as clauses, each led by the text before the first pair
+    ("ft run: lr=2e-5 dropout=0.1" -> "ft run: lr: 2e-5; ft run: dropout: 0.1"); None when
+    the line holds no pair."""
+    found = list(_PAIR.finditer(line))
+    if not found:
+        return None
+    lead = line[: found[0].start()].strip().rstrip(":|-").strip()
+    out = []
+    for i, m in enumerate(found):
+        said = (f"{lead}: " if lead else "") + _leaf(m.group(1), m.group(2))
+        end = found[i + 1].start() if i + 1 < len(found) else len(line)
+        rest = line[m.end() : end].strip(" ;,|")  # "dropout=? (user specified, check notes)"
+        out.append(f"{said} {rest}" if rest else said)
+    return "; ".join(out)
+
+
+def _inline_json(line: str) -> list[str] | None:
+    """`prefix {a: {b: 5, c: false}}` as nested lines, or None if the braces do not parse."""
+    start = line.find("{")
+    body = line[start:]
+    quoted = re.sub(r"([{,]\s*)([A-Za-z_][\w.\-]*)\s*:", r'\1"\2":', body)
+    quoted = re.sub(r":\s*([A-Za-z_][\w.\-/@]*)\s*(?=[,}])", r': "\1"', quoted)
+    try:
+        data = json.loads(quoted)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    lead = line[:start].strip().rstrip(":=").strip()
+    out: list[str] = []
+    _flatten(data, [lead] if lead else [], out)
+    return out
+
+
+def _flatten(data: dict[str, object], path: list[str], out: list[str]) -> None:
+    leaves = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            _flatten(value, [*path, _words(str(key))], out)
+        else:
+            said = str(value).lower() if isinstance(value, bool) else str(value)
+            leaves.append(_leaf(str(key), said))
+    if leaves:
+        # siblings describe one thing: a rule's step and its "allowed: false" belong together
+        out.append((" ".join(path) + ": " if path else "") + ", ".join(leaves))
+
+
+def structured(text: str) -> bool:
+    """Whether `text` may hold notation worth rewriting (a cheap test, run on every text)."""
+    return "=" in text or "{" in text or "\n " in text
+
+
+def prose_lines(text: str) -> list[str]:
+    """The text's lines with config notation read as sentences; other lines as they are."""
+    out: list[str] = []
+    parents: list[tuple[int, str]] = []  # (indent, name) of the keys above this line
+    section = ""  # the markdown header over a block ("## Ingest service" / "Logging:" / "- level")
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#") and not stripped.startswith("#!"):
+            section = stripped.strip("#").strip()
+            parents.clear()
+            out.append(line)
+            continue
+        if "{" in stripped and stripped.endswith("}"):
+            nested = _inline_json(stripped)
+            if nested is not None:
+                out.extend(nested)
+                continue
+        m = _KEY_LINE.match(line.split(" #", 1)[0]) if stripped else None
+        if m is None:
+            if stripped and not stripped.startswith("#"):
+                parents.clear()
+            pairs = _pairs(line) if "=" in line else None
+            out.append(pairs if pairs is not None else line)
+            continue
+        indent = len(m.group(1)) + (len(m.group(2)) if m.group(2) else 0)
+        item = bool(m.group(2))
+        while parents and parents[-1][0] >= indent and not (item and parents[-1][0] == indent):
+            parents.pop()
+        key, value = m.group(3), (m.group(4) or "")
+        comment = line.split(" #", 1)[1].strip() if " #" in line else ""
+        if m.group(2) and key.lower() in _NAMES and value:
+            # "- id: payment-worker": the item's name stands for it in its keys below
+            dash = len(m.group(1))
+            while parents and parents[-1][0] >= dash:
+                parents.pop()
+            parents.append((dash, value))
+            continue
+        if not value:
+            parents.append((indent, _words(key)))
+            out.append(line)
+            continue
+        path = " ".join([section] * bool(section and parents) + [name for _, name in parents])
+        leaf = _leaf(key, value.split(" #", 1)[0])
+        if "=" in value:
+            leaf = _pairs(f"{_words(key)}: {value}") or leaf
+        said = (f"{path} {leaf}" if path else leaf) + (f" ({comment})" if comment else "")
+        if parents and _MODAL_KEYS.match(key.lower()) and out and out[-1].startswith(path):
+            out[-1] += ", " + leaf  # "delete_after_step: 5" then "allowed: false": one rule
+            continue
+        out.append(said if parents else (line if not comment and "=" not in value else said))
+    return out

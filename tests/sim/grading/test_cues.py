@@ -1,0 +1,89 @@
+"""Cues read in context: a fact's own words are no cue, gestures and tips keep a rule at
+`degraded`, a switched-off setting and a lifted freeze reverse a rule. Fresh examples, on
+rules declared the way a user declares them."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Grade
+from tests.helpers import grade_one
+
+INVOICE = declare_fact(
+    "If the vendor is on the block list, do not pay the invoice.",
+    {"action": ["pay"], "object": ["invoice"], "condition": ["vendor is on the block list", "block list"]},
+    fact_id="invoice",
+    cls="conditional",
+)
+PAYROLL = declare_fact(
+    "Do not reprocess the payroll batch after step 3.",
+    {"action": ["reprocess"], "object": ["payroll batch"], "condition": ["after step 3"]},
+    fact_id="payroll",
+)
+CLIPPING = declare_fact(
+    "The training run must use a gradient clipping of 1.0.",
+    {"object": ["training run"], "setting": ["gradient clipping", "clipping"], "value": ["1.0"]},
+    fact_id="clip",
+    required=["object", "value"],
+)
+UPGRADE = declare_fact(
+    "Do not upgrade the tenant plan until the account owner confirms.",
+    {"action": ["upgrade"], "object": ["tenant plan"], "condition": ["until the account owner confirms", "account owner confirms"]},
+    fact_id="upgrade",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Never pay an invoice when its vendor is on the block list.", Grade.ACTIONABLE),
+        ("Go ahead and pay the invoice even though the vendor is on the block list.", Grade.INVERTED),
+        ("Pay the invoice now; the vendor is on the block list but finance agreed.", Grade.INVERTED),
+    ],
+)
+def test_a_cue_inside_the_facts_own_words_is_no_cue(text: str, grade: Grade) -> None:
+    assert grade_one(text, INVOICE).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Payroll batch: leave it alone for now.",
+        "Check with finance about the payroll batch at some point.",
+        "Payroll batch: keep it stable.",
+        "It is generally safer not to reprocess the payroll batch after step 3.",
+    ],
+)
+def test_gestures_and_tips_are_degraded(text: str) -> None:
+    assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
+
+
+def test_a_gesture_never_weakens_a_rule_stated_whole() -> None:
+    text = "For now: do not reprocess the payroll batch after step 3."
+    assert grade_one(text, PAYROLL).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Training run: turn off gradient clipping, 1.0 was too tight.", Grade.INVERTED),
+        ("Training run: gradient clipping 1.0, fixed; do not tweak it.", Grade.ACTIONABLE),
+        ("Training run: gradient clipping of roughly 1.0.", Grade.DEGRADED),
+    ],
+)
+def test_a_pin_switched_off_kept_or_loosened(text: str, grade: Grade) -> None:
+    assert grade_one(text, CLIPPING).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Upgrading the tenant plan no longer waits on the account owner.",
+        "The hold on tenant plan upgrades was rescinded; upgrade it when ready.",
+        "The tenant plan upgrade freeze has been withdrawn by the account owner.",
+    ],
+)
+def test_a_lifted_gate_is_inverted(text: str) -> None:
+    assert grade_one(text, UPGRADE).grade is Grade.INVERTED

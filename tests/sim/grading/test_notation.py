@@ -1,0 +1,75 @@
+"""Config-style notes (sim/grading/notation.py): a rule written as YAML, inline JSON or
+key=value pairs is graded like the sentence it abbreviates, and prose passes untouched."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.notation import prose_lines, structured
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Grade
+from tests.helpers import grade_one
+
+PAYROLL = declare_fact(
+    "Do not reprocess the payroll batch after step 3.",
+    {"action": ["reprocess"], "object": ["payroll batch"], "condition": ["after step 3"]},
+    fact_id="payroll",
+)
+WORKERS = declare_fact(
+    "The import pool must use 8 workers.",
+    {"object": ["import pool"], "value": ["8 workers"], "setting": ["workers"]},
+    fact_id="workers",
+    required=["object", "value"],
+)
+
+
+def test_a_nested_key_carries_its_parents_names() -> None:
+    text = "jobs:\n  payroll_batch:\n    schedule: nightly\n    owner: finance"
+    assert prose_lines(text)[2:] == [
+        "jobs payroll batch schedule: nightly",
+        "jobs payroll batch owner: finance",
+    ]
+
+
+def test_a_list_item_is_named_by_its_id_and_a_comment_stays_with_its_key() -> None:
+    text = "limits:\n  - id: importer\n    retries: 3   # set by ops\n  - id: exporter\n    retries: 5"
+    assert prose_lines(text)[1:] == [
+        "limits importer retries: 3 (set by ops)",
+        "limits exporter retries: 5",
+    ]
+
+
+def test_booleans_say_whether_the_key_holds() -> None:
+    assert prose_lines("flags: {reprocess_allowed: false, audit: true}") == [
+        "flags: not reprocess allowed, audit"
+    ]
+
+
+def test_pairs_are_led_by_the_text_before_them() -> None:
+    assert prose_lines("pool: workers=8 queue=fifo (agreed)") == [
+        "pool: workers: 8; pool: queue: fifo (agreed)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The payroll batch ran at 02:00.\nNext: step 4.", "## Next\n- step 4: verify totals"],
+)
+def test_prose_passes_through(text: str) -> None:
+    assert structured(text) is False or prose_lines(text) == text.split("\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("constraints:\n  payroll_batch:\n    reprocess_after_step_3: forbidden", Grade.ACTIONABLE),
+        ("rules: {payroll_batch: {reprocess_after_step: 3, allowed: false}}", Grade.ACTIONABLE),
+        ("payroll batch: reprocess_after_step_3=allowed; owner=@li", Grade.INVERTED),
+        ("import pool:\n  workers: 8   # fixed, do not change", Grade.ACTIONABLE),
+        ("import pool: workers=8", Grade.ACTIONABLE),
+        ("import pool: workers=12", Grade.INVERTED),
+    ],
+)
+def test_a_rule_in_notation_grades_as_its_sentence(text: str, grade: Grade) -> None:
+    fact = WORKERS if "pool" in text else PAYROLL
+    assert grade_one(text, fact).grade is grade

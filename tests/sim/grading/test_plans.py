@@ -1,0 +1,47 @@
+"""An order stated by a plan (sim/grading/plans.py): numbered steps and checklists sequence
+their items; plain bullets do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.plans import may_hold_plan, plan_items
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Grade
+from tests.helpers import grade_one
+
+ARCHIVE = declare_fact(
+    "Archive the raw uploads before running the dedupe job.",
+    {"action": ["archive"], "object": ["raw uploads"], "condition": ["before running the dedupe job", "dedupe job"]},
+    fact_id="archive",
+    cls="ordering",
+)
+
+
+def test_items_are_read_in_order_with_their_sub_bullets() -> None:
+    text = "Plan:\n1. archive raw uploads\n   - to cold storage\n2) run the dedupe job\nDone."
+    assert plan_items(text) == [["archive raw uploads - to cold storage", "run the dedupe job"]]
+    assert plan_items("- a\n- b") == [] and not may_hold_plan("- a\n- b")
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Tonight:\n1. Archive the raw uploads (s3://cold)\n2. Run the dedupe job\n3. Report", Grade.ACTIONABLE),
+        ("Checklist:\n- [ ] archive raw uploads\n- [ ] dedupe job\n- [ ] verify counts", Grade.ACTIONABLE),
+        ("Tonight:\n1. Run the dedupe job\n2. Archive the raw uploads\n3. Report", Grade.INVERTED),
+        ("Step 1: run the dedupe job\nStep 2: archive the raw uploads", Grade.INVERTED),
+    ],
+)
+def test_a_plan_keeps_or_reverses_an_order(text: str, grade: Grade) -> None:
+    assert grade_one(text, ARCHIVE).grade is grade
+
+
+def test_plain_bullets_state_no_order() -> None:
+    text = "Open:\n- archive the raw uploads\n- run the dedupe job"
+    assert not grade_one(text, ARCHIVE).grade.at_floor
+
+
+def test_a_skipped_item_is_no_step_of_the_plan() -> None:
+    text = "Plan:\n1. do not archive the raw uploads\n2. run the dedupe job"
+    assert not grade_one(text, ARCHIVE).grade.at_floor

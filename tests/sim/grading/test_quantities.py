@@ -1,0 +1,42 @@
+"""A pinned quantity matched by amount (sim/grading/quantities.py): a duration in any unit it
+converts to, a count with its unit on either side."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.quantities import equivalents, other_duration
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Grade
+from tests.helpers import grade_one
+
+EXPIRY = declare_fact(
+    "Session tokens must use an expiry of 30 minutes.",
+    {"object": ["session tokens"], "value": ["30 minutes"], "setting": ["expiry"]},
+    fact_id="expiry",
+    required=["object", "value"],
+)
+
+
+def test_a_duration_converts_only_to_whole_amounts() -> None:
+    assert equivalents("30 minute") == (" 1800 second ",)
+    assert " 2 week " in equivalents("14 day") and " 336 hour " in equivalents("14 day")
+    assert equivalents("3 replica") == ()
+
+
+def test_other_durations_are_of_the_pins_scale() -> None:
+    assert other_duration("30 minute").search("expiry 45s")
+    assert not other_duration("90 day").search("the export took 14 min")
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Session tokens: expiry=1800s.", Grade.ACTIONABLE),
+        ("session tokens expire after 30 min (expiry pinned)", Grade.ACTIONABLE),
+        ("Session tokens: expiry set to 2h.", Grade.INVERTED),
+        ("Session tokens: expiry of about 30 minutes.", Grade.DEGRADED),
+    ],
+)
+def test_a_duration_pin_is_read_by_amount(text: str, grade: Grade) -> None:
+    assert grade_one(text, EXPIRY).grade is grade
