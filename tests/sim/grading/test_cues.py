@@ -12,7 +12,11 @@ from tests.helpers import grade_one
 
 INVOICE = declare_fact(
     "If the vendor is on the block list, do not pay the invoice.",
-    {"action": ["pay"], "object": ["invoice"], "condition": ["vendor is on the block list", "block list"]},
+    {
+        "action": ["pay"],
+        "object": ["invoice"],
+        "condition": ["vendor is on the block list", "block list"],
+    },
     fact_id="invoice",
     cls="conditional",
 )
@@ -29,7 +33,11 @@ CLIPPING = declare_fact(
 )
 UPGRADE = declare_fact(
     "Do not upgrade the tenant plan until the account owner confirms.",
-    {"action": ["upgrade"], "object": ["tenant plan"], "condition": ["until the account owner confirms", "account owner confirms"]},
+    {
+        "action": ["upgrade"],
+        "object": ["tenant plan"],
+        "condition": ["until the account owner confirms", "account owner confirms"],
+    },
     fact_id="upgrade",
     cls="confirmation",
 )
@@ -39,10 +47,10 @@ UPGRADE = declare_fact(
     ("text", "grade"),
     [
         ("Never pay an invoice when its vendor is on the block list.", Grade.ACTIONABLE),
-        ("Go ahead and pay the invoice even though the vendor is on the block list.", Grade.INVERTED),
-        ("Pay the invoice now; the vendor is on the block list but finance agreed.", Grade.INVERTED),
+        ("Go ahead and pay the invoice even though the vendor is on the block list.", Grade.INVERTED),  # noqa: E501
+        ("Pay the invoice now; the vendor is on the block list but finance agreed.", Grade.INVERTED),  # noqa: E501
     ],
-)
+)  # fmt: skip
 def test_a_cue_inside_the_facts_own_words_is_no_cue(text: str, grade: Grade) -> None:
     assert grade_one(text, INVOICE).grade is grade
 

@@ -32,7 +32,9 @@ def test_a_nested_key_carries_its_parents_names() -> None:
 
 
 def test_a_list_item_is_named_by_its_id_and_a_comment_stays_with_its_key() -> None:
-    text = "limits:\n  - id: importer\n    retries: 3   # set by ops\n  - id: exporter\n    retries: 5"
+    text = (
+        "limits:\n  - id: importer\n    retries: 3   # set by ops\n  - id: exporter\n    retries: 5"
+    )
     assert prose_lines(text)[1:] == [
         "limits importer retries: 3 (set by ops)",
         "limits exporter retries: 5",

@@ -12,7 +12,11 @@ from tests.helpers import grade_one
 
 ARCHIVE = declare_fact(
     "Archive the raw uploads before running the dedupe job.",
-    {"action": ["archive"], "object": ["raw uploads"], "condition": ["before running the dedupe job", "dedupe job"]},
+    {
+        "action": ["archive"],
+        "object": ["raw uploads"],
+        "condition": ["before running the dedupe job", "dedupe job"],
+    },
     fact_id="archive",
     cls="ordering",
 )
@@ -27,12 +31,12 @@ def test_items_are_read_in_order_with_their_sub_bullets() -> None:
 @pytest.mark.parametrize(
     ("text", "grade"),
     [
-        ("Tonight:\n1. Archive the raw uploads (s3://cold)\n2. Run the dedupe job\n3. Report", Grade.ACTIONABLE),
-        ("Checklist:\n- [ ] archive raw uploads\n- [ ] dedupe job\n- [ ] verify counts", Grade.ACTIONABLE),
+        ("Tonight:\n1. Archive the raw uploads (s3://cold)\n2. Run the dedupe job\n3. Report", Grade.ACTIONABLE),  # noqa: E501
+        ("Checklist:\n- [ ] archive raw uploads\n- [ ] dedupe job\n- [ ] verify counts", Grade.ACTIONABLE),  # noqa: E501
         ("Tonight:\n1. Run the dedupe job\n2. Archive the raw uploads\n3. Report", Grade.INVERTED),
         ("Step 1: run the dedupe job\nStep 2: archive the raw uploads", Grade.INVERTED),
     ],
-)
+)  # fmt: skip
 def test_a_plan_keeps_or_reverses_an_order(text: str, grade: Grade) -> None:
     assert grade_one(text, ARCHIVE).grade is grade
 
