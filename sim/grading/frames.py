@@ -100,6 +100,16 @@ class Frame:
             return lemma_forms(groups[role].forms) if role in groups else ()
 
         objects = forms("object")
+        actions = forms("action")
+        if not any(a.strip().endswith(_NOUN_SUFFIXES) for a in actions):
+            # a user's anchors list verbs; a noun that names the object is no action of it
+            named = frozenset(w for o in objects for w in o.split())
+            actions += tuple(
+                n
+                for a in actions
+                for n in action_nouns(a)
+                if n not in actions and n.strip() not in named
+            )
         heads, modifiers = [], []
         # head-word matches only for the fact's own object: an alternate wording ("metrics
         # port") would make a generic word ("port") name the fact
@@ -126,9 +136,9 @@ class Frame:
             objects,
             tuple(heads),
             tuple(dict.fromkeys(modifiers)),
-            forms("action") + forms("value") + forms("setting"),
+            actions + forms("value") + forms("setting"),
             frozenset(w for r in references for w in r.tokens),
-            forms("action"),
+            actions,
             values,
             forms("setting"),
             references,
@@ -220,6 +230,21 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     return None
 
 
+_NOUN_SUFFIXES = ("ion", "ation", "al", "ment")
+
+
+def action_nouns(action: str) -> tuple[str, ...]:
+    """The nouns an action verb (lemma space, padded) is written as: "deletion" for "delete",
+    "renewal" for "renew", "deployment" for "deploy", so a declared action needs its verb
+    forms only. Built by suffix; a form no text holds costs nothing."""
+    word = action.strip()
+    if " " in word or "-" in word or len(word) < 4 or not word.isalpha():
+        return ()
+    stem = word[:-1] if word.endswith("e") else word
+    out = {lemmas(normalize(stem + suffix)) for suffix in _NOUN_SUFFIXES}
+    return tuple(sorted(o for o in out if o.strip() != word))
+
+
 def _default_region(fact: Fact) -> Relation:
     """Where a condition named without a relation word puts the rule: a confirmation forbids
     the action before the yes; a conditional forbids it while the condition holds."""
@@ -247,8 +272,9 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
             if t != head:
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if nxt and not _ends_noun(nxt) and nxt not in own:
-                continue  # "build cache": the head word is itself a modifier here
+            if nxt and not _ends_noun(nxt) and nxt not in own and f" {nxt} " not in frame.actions:
+                continue  # "build cache": the head word is itself a modifier here ("version
+                # bump", "image publish": the action named after it, the head is the object)
             j = i - 1
             while j >= 0 and tokens[j] in own:  # the object's own modifiers before the head
                 j -= 1

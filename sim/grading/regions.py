@@ -13,7 +13,7 @@ from enum import Enum
 from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.lexicon import Relation
-from sim.grading.modality import Clause
+from sim.grading.modality import Clause, Reading
 from sim.grading.references import relation_before, window
 
 
@@ -78,6 +78,15 @@ class Region(Enum):
     REFUSAL = "refusal"  # a gate keyed to the user's refusal ("unless the user objects")
 
 
+_NEEDS = frozenset(
+    lx.lemma_phrase(w)
+    for w in ("need", "require", "subject to", "conditional on", "contingent on", "depend on",
+              "hinge on", "wait for", "wait until", "wait on", "pending", "await")
+)  # fmt: skip
+"""Gates that name what the action needs: in a forbidding clause they say until when
+("blocked: needs an explicit yes"), not after what ("with step 3 done, no restarts")."""
+
+
 def region(frame: Frame, clause: Clause) -> Region:
     """Where the clause puts the action relative to the fact's condition."""
     if frame.region is None:
@@ -101,8 +110,12 @@ def region(frame: Frame, clause: Clause) -> Region:
             relation = found[1]
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
-            if clause.deferred and found[0] in lx.GATES and relation is Relation.AFTER:
-                relation = Relation.BEFORE  # "pending (needs the user's approval)": until then
+            if (
+                (clause.deferred and found[0] in lx.GATES)
+                or (clause.reading is Reading.FORBID and found[0] in _NEEDS)
+            ) and relation is Relation.AFTER:
+                relation = Relation.BEFORE  # "pending (needs the user's approval)", "blocked:
+                # needs an explicit yes": forbidden until then, not after it
         else:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first

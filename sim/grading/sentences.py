@@ -6,6 +6,7 @@ under every strategy.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
@@ -69,15 +70,24 @@ def line_role(line: str) -> tuple[str, str | None] | None:
 
 def reading_lines(text: str) -> list[str]:
     """The lines of a text as the grader reads them: a bullet under a header that restricts or
-    permits ("### Never", "Allowed now:") carries the header's cue, and a line that only finishes
-    the one before ("That holds until the export is done.") is read with it."""
+    permits ("### Never", "Allowed now:") carries the header's cue, a sub-bullet is read with
+    its bullet, and a line that only finishes the one before ("That holds until the export is
+    done.") is read with it."""
     out: list[str] = []
     cue: str | None = None
+    parent: tuple[int, str] | None = None  # the bullet that sub-bullets finish: indent, text
     for line in text.split("\n"):
         if not line:
-            cue = None
+            cue, parent = None, None
             continue
         role = line_role(line)
+        indent = len(line) - len(line.lstrip())
+        if role is not None and role[0] == "bullet" and parent is not None and parent[0] < indent:
+            # a sub-bullet finishes its bullet: "- merge the charts" / "  - only once ...";
+            # each sub-bullet with the bullet alone, so siblings stay apart
+            out.append(parent[1].rstrip(" .;:") + ", " + _LEADING_JOIN.sub("", role[1] or ""))
+            continue
+        parent = None
         if role is None:
             cue = None
             out.append(line)
@@ -86,12 +96,16 @@ def reading_lines(text: str) -> list[str]:
             out.append(line)
         elif role[0] == "bullet":
             out.append(f"{cue}: {role[1]}" if cue else line)
+            parent = (indent, out[-1])
         elif out:
             cue = None
             out[-1] = out[-1] + " " + line
         else:
             out.append(line)
     return out
+
+
+_LEADING_JOIN = re.compile(r"^(?:but|and|so)\s+", re.IGNORECASE)
 
 
 class Sentences:
