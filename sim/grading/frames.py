@@ -241,7 +241,12 @@ def action_nouns(action: str) -> tuple[str, ...]:
     if " " in word or "-" in word or len(word) < 4 or not word.isalpha():
         return ()
     stem = word[:-1] if word.endswith("e") else word
-    out = {lemmas(normalize(stem + suffix)) for suffix in _NOUN_SUFFIXES}
+    stems = {stem}
+    if word.endswith("ify"):
+        stems.add(word[:-1] + "ic")  # "verify" -> "verification"
+    if re.search(r"[aeiou]l$", word):
+        stems.add(word + "l")  # "cancel" -> "cancellation"
+    out = {lemmas(normalize(st + suffix)) for st in stems for suffix in _NOUN_SUFFIXES}
     return tuple(sorted(o for o in out if o.strip() != word))
 
 

@@ -1,0 +1,66 @@
+"""Forms a user's anchors leave out: an action's noun, the object named before the action,
+a rule finished by a sub-bullet, and a forbidding clause that says what the action needs.
+Fresh examples, on rules declared the way a user declares them."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.frames import action_nouns
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Grade
+from tests.helpers import grade_one
+
+REFUND = declare_fact(
+    "Do not cancel the annual subscription after step 2.",
+    {"action": ["cancel"], "object": ["annual subscription"], "condition": ["after step 2"]},
+    fact_id="subscription",
+)
+QUOTA = declare_fact(
+    "Do not raise the storage quota until the billing owner confirms.",
+    {
+        "action": ["raise"],
+        "object": ["storage quota"],
+        "condition": ["until the billing owner confirms", "billing owner confirms"],
+    },
+    fact_id="quota",
+    cls="confirmation",
+)
+
+
+def test_nouns_are_derived_from_verbs() -> None:
+    assert " deletion " in action_nouns(" delete ") and " renewal " in action_nouns(" renew ")
+    assert " deployment " in action_nouns(" deploy ")
+    assert action_nouns(" scale down ") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cancellation of the annual subscription is not allowed after step 2.",
+        "Annual subscription: no cancellation past step 2.",
+    ],
+)
+def test_an_action_named_by_its_noun_keeps_the_rule(text: str) -> None:
+    assert grade_one(text, REFUND).grade.at_floor
+
+
+def test_the_object_named_before_its_action() -> None:
+    text = "Storage quota raise is blocked until the billing owner confirms."
+    assert grade_one(text, QUOTA).grade.at_floor
+
+
+def test_a_sub_bullet_finishes_its_bullet_and_siblings_stay_apart() -> None:
+    kept = "Open:\n- raise the storage quota\n  - only once the billing owner confirms\n- rotate logs"
+    assert grade_one(kept, QUOTA).grade.at_floor
+    apart = "Copied:\n- raise the storage quota to 2 TB\n  - never cancel the annual subscription\n  - after step 2 notify finance"  # noqa: E501
+    assert not grade_one(apart, REFUND).grade.at_floor
+
+
+def test_a_forbidding_clause_that_names_what_the_action_needs() -> None:
+    text = "Storage quota raise: BLOCKED, needs a yes from the billing owner first."
+    assert grade_one(text, QUOTA).grade.at_floor
+    assert grade_one("Raise the storage quota; it needs the billing owner to confirm.", QUOTA).grade in (
+        Grade.ACTIONABLE,
+        Grade.DEGRADED,
+    )
