@@ -51,7 +51,7 @@ def test_the_object_named_before_its_action() -> None:
 
 
 def test_a_sub_bullet_finishes_its_bullet_and_siblings_stay_apart() -> None:
-    kept = "Open:\n- raise the storage quota\n  - only once the billing owner confirms\n- rotate logs"
+    kept = "Open:\n- raise the storage quota\n  - only once the billing owner confirms\n- rotate"
     assert grade_one(kept, QUOTA).grade.at_floor
     apart = "Copied:\n- raise the storage quota to 2 TB\n  - never cancel the annual subscription\n  - after step 2 notify finance"  # noqa: E501
     assert not grade_one(apart, REFUND).grade.at_floor
@@ -60,7 +60,6 @@ def test_a_sub_bullet_finishes_its_bullet_and_siblings_stay_apart() -> None:
 def test_a_forbidding_clause_that_names_what_the_action_needs() -> None:
     text = "Storage quota raise: BLOCKED, needs a yes from the billing owner first."
     assert grade_one(text, QUOTA).grade.at_floor
-    assert grade_one("Raise the storage quota; it needs the billing owner to confirm.", QUOTA).grade in (
-        Grade.ACTIONABLE,
-        Grade.DEGRADED,
-    )
+    # a requirement stated on its own is no reversal of the gate
+    needs = "Raise the storage quota; it needs the billing owner to confirm."
+    assert grade_one(needs, QUOTA).grade is not Grade.INVERTED
