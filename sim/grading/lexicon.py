@@ -288,6 +288,18 @@ _ANTONYMS = {
     "confirm": ("object", "objection", "refuse", "reject", "decline", "veto"),
     "approval": ("objection", "refusal", "rejection", "veto"),
     "approve": ("object", "refuse", "reject", "decline", "veto"),
+    "pending": (
+        "clear",
+        "cleared",
+        "complete",
+        "completed",
+        "done",
+        "finished",
+        "back",
+        "passed",
+        "clean",
+    ),
+    "open": ("closed", "resolved", "fixed"),
 }
 """Words whose swap turns a condition into its complement ("tests fail" / "tests pass")."""
 ANTONYMS = {lemma_phrase(k): tuple(lemma_phrase(v) for v in vs) for k, vs in _ANTONYMS.items()}

@@ -37,7 +37,36 @@ _NUMBER_WORDS.update(
         ("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"))}
 )  # fmt: skip
 _NUMBER_WORDS["hundred"] = "100"
+_NUMBER_WORDS["thousand"] = "1000"
 _NUMBER_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+# number words in a row, once spelled as digits: "three hundred" -> "3 100", "forty-five" ->
+# "40-5", "two thousand five hundred" -> "2 1000 5 100"
+_COMPOUND_RE = re.compile(r"\b\d{1,3}(?:[ -](?:and )?\d{1,4})+\b")
+
+
+def _compound(m: re.Match[str]) -> str:
+    """Spelled-out numbers in a row as one number ("3 100" -> "300"); digits that do not
+    compose so ("step 3 4", "1 2 3") are left as they are."""
+    parts = [int(p) for p in re.split(r"[ -](?:and )?", m.group(0))]
+    total, current = 0, 0
+    for i, n in enumerate(parts):
+        if n in (100, 1000):
+            if current == 0 or (n == 100 and current >= 100):
+                return m.group(0)
+            current *= n
+            if n == 1000:
+                total, current = total + current, 0
+        elif i and current % 10 == 0 and current % 100 >= 20 and n < 10 and parts[i - 1] != 100:
+            current += n  # "forty five"
+        elif i and parts[i - 1] in (100, 1000) and n < 100:
+            current += n  # "three hundred twenty"
+        elif i:
+            return m.group(0)
+        else:
+            current = n
+    return str(total + current)
+
+
 _ARTICLES = re.compile(r"\b(the|a|an)\b")
 # keep letters, digits, hyphens inside words, dots inside tokens like versions (v2.3)
 _PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
@@ -66,7 +95,9 @@ def normalize(text: str) -> str:
     if _SYMBOL_RE.search(s):
         s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)
     s = _PUNCT.sub(" ", s)
-    s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
+    if _NUMBER_RE.search(s):
+        s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
+        s = _COMPOUND_RE.sub(_compound, s)
     s = _ARTICLES.sub(" ", s)
     return " " + _SPACES.sub(" ", s).strip() + " "
 

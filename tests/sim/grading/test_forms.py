@@ -63,3 +63,28 @@ def test_a_forbidding_clause_that_names_what_the_action_needs() -> None:
     # a requirement stated on its own is no reversal of the gate
     needs = "Raise the storage quota; it needs the billing owner to confirm."
     assert grade_one(needs, QUOTA).grade is not Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("words", "digits"),
+    [("three hundred dpi", " 300 dpi "), ("forty-five seconds", " 45 seconds "),
+     ("two thousand five hundred rows", " 2500 rows "), ("one hundred and twenty", " 120 "),
+     ("after step three", " after step 3 "), ("steps one two three", " steps 1 2 3 ")],
+)  # fmt: skip
+def test_spelled_numbers_compose(words: str, digits: str) -> None:
+    from sim.grading.text import normalize
+
+    assert normalize(words) == digits
+
+
+def test_a_cleared_check_is_the_complement_of_a_pending_one() -> None:
+    offer = declare_fact(
+        "If the credit check is still pending, do not ship the order.",
+        {"action": ["ship"], "object": ["order"], "condition": ["credit check is still pending"]},
+        fact_id="ship",
+        cls="conditional",
+    )
+    assert grade_one("Ship the order only once the credit check has cleared.", offer).grade.at_floor
+    assert grade_one("Ship the order even though the credit check is pending.", offer).grade is (
+        Grade.INVERTED
+    )
