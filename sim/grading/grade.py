@@ -95,10 +95,13 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     frame = m.frame
     whole: Clause | None = None
     best: tuple[int, tuple[str, ...]] | None = None
-    for part, text in clause_texts(raw, lem):
-        if not has_object(frame, text):
+    labelled = ":" in raw[:48] and _label_names_object(frame, raw)
+    for index, (part, text) in enumerate(clause_texts(raw, lem)):
+        if not has_object(frame, text) and not (labelled and index == 0):
             continue
         clause = read_for(frame, text, part)
+        if labelled and index == 0:  # the label is a name, not an order: read what follows
+            clause = replace(clause, raw=part.split(":", 1)[1].strip())
         if whole is None:
             whole = clause if len(clause.text) == len(lem) else read_for(frame, lem)
         found = judge(frame, clause, whole)
@@ -136,6 +139,33 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
         directive=own.directive,
         deferred=own.deferred,
         gesture=own.gesture,
+    )
+
+
+_LABEL = re.compile(r"^\s*(?:[-*+•]\s+)?([^:\n]{1,40}?):\s+\S")
+
+
+def _label_names_object(frame: Frame, raw: str) -> bool:
+    """Whether the sentence opens with a label that names the fact's object by some of its own
+    words and nothing else ("main: force-push deferred", "Canary: hold the promotion"): what
+    follows the colon is said of the object. A label with a word of its own ("staging table:")
+    names another object."""
+    found = _LABEL.match(raw)
+    if found is None:
+        return False
+    words = [w for w in lemmas(normalize(found.group(1))).split() if not _function_word(w)]
+    if not words or len(words) > 4:
+        return False
+    frame_words = {w for f in (*frame.objects, *frame.modifiers) for w in f.split()}
+    action_words = {w for a in frame.actions for w in a.split()}
+    named = [w for w in words if w in frame_words]
+    mods = {w for f in frame.modifiers for w in f.split()} | {
+        w for f in frame.objects if " " not in f.strip() for w in f.split()
+    }
+    return (
+        all(w in frame_words or w in action_words for w in words)
+        and bool(named)
+        and (any(w in mods for w in named) or len(named) > 1)
     )
 
 
@@ -236,9 +266,9 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             return INVERTED, ("condition",)
         kept = True
     else:
-        if not agrees and (revoked or ("action" in present and acts)):
-            return INVERTED, ("polarity",)
-        kept = False
+        if not agrees and (revoked or ("action" in present and acts and not clause.gesture)):
+            return INVERTED, ("polarity",)  # "send it later", "clean up when appropriate":
+        kept = False  # an order put off to a vague time gestures at the rule, it does not flip it
     if kept:
         # an ordering's reference carries the rule even without the verb ("the migration must
         # precede the API deploy"); other classes need every anchor the floor names
@@ -376,7 +406,9 @@ def _refuses_others(frame: Frame, clause: Clause) -> bool:
         for v in pinned:  # the pinned value itself is no alternative
             after = after.replace(v, " ")
         other = frame.other_value is not None and frame.other_value.search(after)
-        if not (other or _ANY.search(after)):
+        # "pinned at 3 - not 2, not 4": a bare number after a count's pin is another count
+        bare = frame.value_patterns and re.match(r"\s*\d", after) is not None
+        if not (other or bare or _ANY.search(after)):
             return False
         found = True
     return found

@@ -166,7 +166,8 @@ GESTURE = (
     "bear in mind", "remember", "watch out", "be careful", "take care", "sensitive",
     "delicate", "fragile", "stable", "as is", "for now", "for a while", "check with",
     "ask user", "ask owner", "consult", "involve", "involvement", "in the loop", "loop in",
-    "coordinate", "heads-up", "heads up", "sync with", "talk to",
+    "coordinate", "heads-up", "heads up", "sync with", "talk to", "later", "when appropriate",
+    "when ready", "in due course", "when the time comes", "when it makes sense",
 )  # fmt: skip
 """Words that gesture at a rule without stating it ("keep the credential stable", "check with
 the user about the tickets at some point"): a clause that names the object with one of these
@@ -212,12 +213,12 @@ RELATIONS: dict[str, Relation] = {
         ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
          "from", "post", "subsequent to", "when done with", "require", "need", "subject to",
          "conditional on", "contingent on", "gate on", "gate by", "with", "upon",
-         "on receipt of", "get", "receive", "obtain", "secure"),
+         "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by"),
         Relation.AFTER,
     ),
     **dict.fromkeys(
         ("before", "prior to", "ahead of", "until", "till", "up to", "upto", "by", "at", "then",
-         "through", "precede", "earlier than", "wait for", "wait until", "pending", "without",
+         "through", "precede", "earlier than", "followed by", "be followed by", "wait for", "wait until", "pending", "without",
          "not until", "no sooner than", "in advance of", "wait on", "depend on", "hinge on",
          "block on", "block by", "hold for", "hold until", "await"),
         Relation.BEFORE,

@@ -44,6 +44,31 @@ _NUMBER_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 _COMPOUND_RE = re.compile(r"\b\d{1,3}(?:[ -](?:and )?\d{1,4})+\b")
 
 
+_STEP_RANGE = re.compile(
+    r"\b(during|within|in|for|between|only|over|across|while) steps? (\d+)"
+    r" ?(?:-|to|through|thru|and) ?(?:step )?(\d+)\b"
+)
+"""A window of steps ("only during steps 1-3") as its two ends, each a step the relations see
+("steps 1-4 complete" is a report, not a window, and is left alone)."""
+_STEP_ONWARD = re.compile(
+    r"\b(?:from|starting (?:at|with|from)|beginning (?:at|with)) step ([1-9]\d?)"
+    r"(?: (?:on|onwards?|and later|and beyond)\b| ?$| (?!until|to|through|thru)(?=\S))"
+    r"|(?<!of )\bstep ([1-9]\d?) (?:onwards?|and later|and beyond)\b"
+    r"|\b(?:from )?end of step ([1-9]\d?)(?: (?:on|onwards?))?\b"
+)
+
+
+def _onward(m: re.Match[str]) -> str:
+    """Step N onward is "after step N-1": "off-limits from step 3 onward" keeps "not after
+    step 2". The word after a bare "from step N" is kept."""
+    if m.group(3):
+        return f"after step {m.group(3)}"  # "from the end of step 4 onward"
+    n = int(m.group(1) or m.group(2))
+    tail = m.group(0)[m.group(0).rfind(str(n)) + len(str(n)) :]
+    keep = "" if re.match(r" (?:on|onwards?|and later|and beyond)\b", tail) else tail
+    return f"after step {n - 1}{keep}"
+
+
 def _compound(m: re.Match[str]) -> str:
     """Spelled-out numbers in a row as one number ("3 100" -> "300"); digits that do not
     compose so ("step 3 4", "1 2 3") are left as they are."""
@@ -98,8 +123,11 @@ def normalize(text: str) -> str:
     if _NUMBER_RE.search(s):
         s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
         s = _COMPOUND_RE.sub(_compound, s)
-    s = _ARTICLES.sub(" ", s)
-    return " " + _SPACES.sub(" ", s).strip() + " "
+    s = _SPACES.sub(" ", _ARTICLES.sub(" ", s)).strip()
+    if "step" in s:
+        s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
+        s = _STEP_ONWARD.sub(_onward, s)
+    return " " + s + " "
 
 
 # Letters normalize writes that the raw text need not hold: the words contractions expand to.
@@ -146,7 +174,9 @@ _ABBREVIATIONS = {
     "hrs": "hour", "hr": "hour",
     "yr": "year", "yrs": "year", "wk": "week", "wks": "week",
     "docs": "document", "doc": "document", "ack": "acknowledge", "acked": "acknowledge",
-    "sign-off": "approval", "signoff": "approval",
+    "sign-off": "approval", "signoff": "approval", "mq": "message queue",
+    "lb": "load balancer", "lbs": "load balancer", "vm": "virtual machine",
+    "vms": "virtual machine", "cron": "scheduled job",
 }  # fmt: skip
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _UNIT_SUFFIX = re.compile(r"^(\d+)(s|sec|secs|min|mins|h|hr|hrs|d|w|wk|wks|yr|yrs)$")

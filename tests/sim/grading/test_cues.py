@@ -95,3 +95,33 @@ def test_a_pin_switched_off_kept_or_loosened(text: str, grade: Grade) -> None:
 )
 def test_a_lifted_gate_is_inverted(text: str) -> None:
     assert grade_one(text, UPGRADE).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Payroll: reprocessing deferred.", Grade.DEGRADED),
+        ("Payroll batch: no reprocessing past step 3.", Grade.ACTIONABLE),
+        ("Payroll: restriction lifted.", Grade.INVERTED),
+        ("Expense batch: no reprocessing past step 3.", Grade.DROPPED),
+    ],
+)
+def test_a_label_that_names_the_object_by_its_own_words(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The payroll batch may be reprocessed only during steps 1-3.", Grade.ACTIONABLE),
+        ("Reprocess the payroll batch only within steps 4 to 6.", Grade.INVERTED),
+        ("Reprocessing the payroll batch is banned from step 4 onward.", Grade.ACTIONABLE),
+        ("Steps 1-3 complete: payroll batch reprocessed twice.", Grade.DEGRADED),
+    ],
+)
+def test_a_window_of_steps_reads_as_its_bounds(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+def test_an_order_put_off_to_a_vague_time_is_no_reversal() -> None:
+    assert grade_one("Payroll batch: reprocess later.", PAYROLL).grade is Grade.DEGRADED

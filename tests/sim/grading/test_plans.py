@@ -49,3 +49,14 @@ def test_plain_bullets_state_no_order() -> None:
 def test_a_skipped_item_is_no_step_of_the_plan() -> None:
     text = "Plan:\n1. do not archive the raw uploads\n2. run the dedupe job"
     assert not grade_one(text, ARCHIVE).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The dedupe job must be preceded by archiving the raw uploads.", Grade.ACTIONABLE),
+        ("Running the dedupe job, followed by archiving the raw uploads.", Grade.INVERTED),
+    ],
+)
+def test_a_passive_order_keeps_its_direction(text: str, grade: Grade) -> None:
+    assert grade_one(text, ARCHIVE).grade is grade

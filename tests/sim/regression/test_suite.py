@@ -142,21 +142,28 @@ def test_bench_refuses_to_override_the_strategies_and_unknown_cases(
     assert not (tmp_path / "x").exists()
 
 
+@pytest.fixture(scope="module")
+def standard_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One bench of the standard suite, shared by the tests that only read it (a bench takes
+    most of a minute on two cores)."""
+    out = tmp_path_factory.mktemp("standard") / "run"
+    assert bench(out, "--jobs", "2", suite=STANDARD) == 0
+    return out
+
+
 @pytest.mark.slow
-def test_standard_suite_summaries_are_byte_identical(tmp_path: Path) -> None:
-    assert bench(tmp_path / "a", "--jobs", "2", suite=STANDARD) == 0
+def test_standard_suite_summaries_are_byte_identical(standard_run: Path, tmp_path: Path) -> None:
     assert bench(tmp_path / "b", "--jobs", "2", suite=STANDARD) == 0
     names = ["summary.json", *(f"{c.name}/summary.json" for c in load_suite(STANDARD).cases)]
     for name in names:
-        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+        assert (standard_run / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 @pytest.mark.slow
 def test_committed_baseline_matches_a_fresh_standard_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    standard_run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The committed baseline is what this code produces: a fresh bench passes its gate."""
-    assert bench(tmp_path / "run", "--jobs", "2", suite=STANDARD) == 0
     capsys.readouterr()
     baseline = STANDARD.parent.parent / "results" / "baselines" / "default.json"
-    assert main(["check", str(tmp_path / "run"), "--baseline", str(baseline)]) == 0
+    assert main(["check", str(standard_run), "--baseline", str(baseline)]) == 0
