@@ -220,7 +220,8 @@ RELATIONS: dict[str, Relation] = {
         ("before", "prior to", "ahead of", "until", "till", "up to", "upto", "by", "at", "then",
          "through", "precede", "earlier than", "followed by", "be followed by", "wait for",
          "wait until", "pending", "without", "not until", "no sooner than", "in advance of",
-         "wait on", "depend on", "hinge on", "block on", "block by", "hold for", "hold until", "await"),
+         "wait on", "depend on", "hinge on", "block on", "block by", "hold for", "hold until",
+         "await"),
         Relation.BEFORE,
     ),
     **dict.fromkeys(
