@@ -230,24 +230,28 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     return None
 
 
-_NOUN_SUFFIXES = ("ion", "ation", "al", "ment")
+_NOUN_SUFFIXES = ("ion", "al", "ment")
+_NOUN_RULES = (  # (verb ending, what replaces it): English's regular nominalizations
+    ("ify", "ification"), ("ize", "ization"), ("ise", "isation"), ("ate", "ation"),
+    ("ete", "etion"), ("ute", "ution"), ("ect", "ection"), ("ert", "ertion"), ("ict", "iction"),
+    ("uct", "uction"), ("ibe", "iption"), ("oke", "ocation"), ("ew", "ewal"), ("ove", "oval"),
+    ("ive", "ival"), ("draw", "drawal"), ("ose", "osal"), ("oy", "oyment"), ("ign", "ignment"),
+    ("ip", "ipment"), ("oll", "ollment"), ("el", "ellation"), ("ublish", "ublication"),
+    ("ish", "ishment"),
+)  # fmt: skip
 
 
 def action_nouns(action: str) -> tuple[str, ...]:
-    """The nouns an action verb (lemma space, padded) is written as: "deletion" for "delete",
-    "renewal" for "renew", "deployment" for "deploy", so a declared action needs its verb
-    forms only. Built by suffix; a form no text holds costs nothing."""
+    """The noun an action verb (lemma space, padded) is written as: "deletion" for "delete",
+    "renewal" for "renew", "deployment" for "deploy", "cancellation" for "cancel", so a
+    declared action needs its verb forms only. Regular endings only: one form per verb."""
     word = action.strip()
     if " " in word or "-" in word or len(word) < 4 or not word.isalpha():
         return ()
-    stem = word[:-1] if word.endswith("e") else word
-    stems = {stem}
-    if word.endswith("ify"):
-        stems.add(word[:-1] + "ic")  # "verify" -> "verification"
-    if re.search(r"[aeiou]l$", word):
-        stems.add(word + "l")  # "cancel" -> "cancellation"
-    out = {lemmas(normalize(st + suffix)) for st in stems for suffix in _NOUN_SUFFIXES}
-    return tuple(sorted(o for o in out if o.strip() != word))
+    for ending, noun in _NOUN_RULES:
+        if word.endswith(ending):
+            return (lemmas(normalize(word[: -len(ending)] + noun)),)
+    return ()
 
 
 def _default_region(fact: Fact) -> Relation:

@@ -81,8 +81,9 @@ def reading_lines(text: str) -> list[str]:
             cue, parent = None, None
             continue
         role = line_role(line)
-        indent = len(line) - len(line.lstrip())
-        if role is not None and role[0] == "bullet" and parent is not None and parent[0] < indent:
+        bullet = role is not None and role[0] == "bullet"
+        indent = len(line) - len(line.lstrip()) if bullet else 0
+        if role is not None and bullet and parent is not None and parent[0] < indent:
             # a sub-bullet finishes its bullet: "- merge the charts" / "  - only once ...";
             # each sub-bullet with the bullet alone, so siblings stay apart
             out.append(parent[1].rstrip(" .;:") + ", " + _LEADING_JOIN.sub("", role[1] or ""))

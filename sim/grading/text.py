@@ -259,6 +259,9 @@ def warm_lemmas() -> None:
     _lemma("warming")
 
 
+_RESPELLED = frozenset(_UNITS) | frozenset(_ORDINAL_WORDS)  # words read by their neighbours
+
+
 def lemmas(normalized: str) -> str:
     """`normalize`'s output in lemma space, padded with spaces like it for whole-word search.
     Compounds split into words ("payment-worker", "worker.restart", "step3"), and an ordinal
@@ -267,6 +270,8 @@ def lemmas(normalized: str) -> str:
     for raw in normalized.split():
         tokens.extend(_token_lemmas(raw))
     for i, t in enumerate(tokens):
+        if t not in _RESPELLED:
+            continue
         if t in _UNITS and i and tokens[i - 1].isdigit():
             tokens[i] = _UNITS[t]  # "30 min", "2 h": a unit after its number
         elif t in _ORDINAL_WORDS and (
@@ -296,6 +301,11 @@ def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
     could contain one of `forms` (each form's longest word stands for it); None when a form has
     no word a run stands for (digits only, a word contractions expand to). Most lines of a
     history hold none and need not be normalized at all."""
+    return _lemma_filter(tuple(forms))
+
+
+@lru_cache(maxsize=4_096)  # a sweep asks for the same facts' forms in trial after trial
+def _lemma_filter(forms: tuple[str, ...]) -> tuple[str, ...] | None:
     runs: set[str] = set()
     for form in forms:
         words = [w for w in form.split() if w not in _EXPANDED and re.search("[a-z]", w)]
