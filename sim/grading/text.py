@@ -199,6 +199,8 @@ _LEMMA_FIXES = {"least": "least", "preferred": "prefer", "preferring": "prefer"}
 """Where simplemma's tables are wrong for what the grader reads: "at least" is a bound, not
 the comparative "less" ("at least 3 replicas" loosens a pin; ">= 3" is not "below 3"), and
 "preferred" lemmatizes to "preferr"."""
+_ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "channel",
+                    "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
 _LEMMA: dict[str, str] = {}
 _MAX_LEMMAS = 65_536
 
@@ -225,6 +227,8 @@ def _lemma(token: str) -> str:
         out = simplemma.lemmatize(token, lang="en").lower()
         if not out.isalpha() and "-" not in out:
             out = token
+        elif out.endswith("ll") and token.endswith(("lled", "lling")) and out[:-1] in _ONE_L:
+            out = out[:-1]  # British doubling the tables keep: "cancelled" -> "cancel"
     if len(_LEMMA) >= _MAX_LEMMAS:
         _LEMMA.clear()
     _LEMMA[token] = out
@@ -237,11 +241,36 @@ _SPLIT_TOKEN = re.compile(r"(?<=[a-z])[-.](?=[a-z0-9])|(?<=[0-9])-(?=[a-z])|(?<=
 _TOKENS: dict[str, tuple[str, ...]] = {}
 
 
+_UNDONE_KEPT = frozenset(
+    ("block", "freeze", "pin", "lock", "protect", "restrict", "guard", "gate", "ban", "do",
+     "know", "expect", "load", "pack", "wrap", "tie", "mount", "plug", "install", "link",
+     "change", "modify", "alter", "test", "use", "resolve", "read", "answer", "assign", "see",
+     "check", "verify", "review", "fix", "solve", "claim", "cover", "mention", "plan")
+)  # fmt: skip
+"""Verbs whose "un-" participle undoes a thing or describes a state rather than denies the
+act: "unblocked" lifts a block (sim.grading.lexicon's revocations); "unknown", "unchanged",
+"untested" and "unresolved" describe."""
+
+
+def _undone(token: str) -> str | None:
+    """The action an "un-" participle denies ("unsent" -> "send", "unstarted" -> "start",
+    "unmerged" -> "merge"), or None for any other word that opens with "un"."""
+    rest = token[2:]
+    if len(rest) < 3 or not rest.endswith(("ed", "en", "t", "n")):
+        return None
+    verb = _lemma(rest)
+    if verb == rest or verb in _UNDONE_KEPT or not verb.isalpha():
+        return None
+    return verb
+
+
 def _token_lemmas(raw: str) -> tuple[str, ...]:
     """One normalized token in lemma space: a compound gives several words."""
     cached = _TOKENS.get(raw)
     if cached is None:
-        if raw in _ABBREVIATIONS or raw.isalpha():
+        if raw.startswith("un") and raw.isalpha() and (done := _undone(raw)) is not None:
+            cached = ("not", done)
+        elif raw in _ABBREVIATIONS or raw.isalpha():
             cached = tuple(_lemma(raw).split())
         else:
             cached = tuple(

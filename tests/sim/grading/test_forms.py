@@ -88,3 +88,20 @@ def test_a_cleared_check_is_the_complement_of_a_pending_one() -> None:
     assert grade_one("Ship the order even though the credit check is pending.", offer).grade is (
         Grade.INVERTED
     )
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma"),
+    [("unsent", " not send "), ("unmerged", " not merge "), ("unpublished", " not publish "),
+     ("unblocked", " unblock "), ("unchanged", " unchanged "), ("until", " until "),
+     ("unless", " unless "), ("unknown", " unknown ")],
+)  # fmt: skip
+def test_an_un_participle_denies_its_act(word: str, lemma: str) -> None:
+    from sim.grading.text import lemmas, normalize
+
+    assert lemmas(normalize(word)) == lemma
+
+
+def test_a_subscription_that_stays_uncancelled_keeps_the_rule() -> None:
+    text = "The annual subscription renews monthly. It stays uncancelled after step 2."
+    assert grade_one(text, REFUND).grade.at_floor
