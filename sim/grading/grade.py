@@ -256,7 +256,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         if not agrees:
             # reversing a rule takes its action (or lifting it): "the worker stays up from now
             # on" describes the object, it does not restart it
-            if revoked or "action" in present or frame.ordering or clause.directive:
+            if revoked:
+                return INVERTED, ("polarity",)
+            if clause.hedged:  # "the user should ideally confirm", "maybe go easy on it":
+                return DEGRADED, ("modality",)  # a tip about the rule, not its reversal
+            if "action" in present or frame.ordering or clause.directive:
                 return INVERTED, ("polarity",)
             return (DEGRADED, ("action",)) if names_it else None
         kept = True

@@ -17,6 +17,10 @@ from sim.grading import lexicon as lx
 _NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
 
 
+# "leave the document embeddings alone": the thing left between the verb and its particle
+_LEAVE_BE = re.compile(r" (?:leave|let) (?:\S+ ){1,4}(?:alone|be|untouched|as is) ")
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -47,7 +51,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         s = s[: correction.start()] + " only " + s[correction.end() :]
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
-    negation = bool(lx.NEGATION_RE.search(rest))
+    negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
     negated = negation or deferred
     exclusive = bool(lx.EXCLUSIVE_RE.search(s))

@@ -125,3 +125,25 @@ def test_a_window_of_steps_reads_as_its_bounds(text: str, grade: Grade) -> None:
 
 def test_an_order_put_off_to_a_vague_time_is_no_reversal() -> None:
     assert grade_one("Payroll batch: reprocess later.", PAYROLL).grade is Grade.DEGRADED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maybe go easy on reprocessing the payroll batch after step 3.",
+        "Try to leave the payroll batch alone after step 3 where you can.",
+    ],
+)
+def test_a_tip_about_the_rule_is_degraded_not_reversed(text: str) -> None:
+    assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
+
+
+def test_leave_it_alone_with_the_object_between_restricts() -> None:
+    from sim.grading.modality import Reading, read_clause
+    from sim.grading.text import lemmas, normalize
+
+    clause = read_clause(lemmas(normalize("Leave the payroll batch completely alone.")))
+    assert clause.reading is Reading.FORBID
+    # it names no action, so the rule about reprocessing survives only as a gesture
+    text = "Leave the payroll batch completely alone after step 3."
+    assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
