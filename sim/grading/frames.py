@@ -297,6 +297,13 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
         and any(len(m) > 6 and m in text for m in frame.modifiers)
     ):
         return True  # "report.tz=UTC": the object's own modifier with the pinned setting
+    if (
+        frame.conditional
+        and _bare_action(frame, tokens)
+        and any(len(m) > 5 and m in text for m in frame.modifiers)
+    ):
+        return True  # "canary err > 2% -> no promote": the object named in its condition,
+        # the action with no object of its own
     for mods in frame.modifiers:
         pos = text.find(mods)
         if pos < 0:
@@ -312,6 +319,25 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
             return True  # "main may be force-pushed only after ..."
         if (not after or _ends_noun(after)) and any(a in lead for a in frame.actions):
             return True  # "do not force-push to main until ..."
+    return False
+
+
+def _bare_action(frame: Frame, tokens: tuple[str, ...]) -> bool:
+    """Whether one of the fact's one-word actions stands with no object after it (at the end,
+    or before a function or relation word): "-> do NOT promote", not "promote the staging
+    build"."""
+    actions = {a.strip() for a in frame.actions if " " not in a.strip()}
+    for i, t in enumerate(tokens):
+        if t in actions:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if (
+                not nxt
+                or nxt in ("it", "them", "this", "that")
+                or (
+                    nxt in lx.RELATIONS or (nxt in _FUNCTION and nxt not in ("any", "all", "every"))
+                )
+            ):
+                return True
     return False
 
 

@@ -147,3 +147,24 @@ def test_leave_it_alone_with_the_object_between_restricts() -> None:
     # it names no action, so the rule about reprocessing survives only as a gesture
     text = "Leave the payroll batch completely alone after step 3."
     assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
+
+
+PAYOUT = declare_fact(
+    "If the vendor risk score is above 70, do not release the vendor payout.",
+    {
+        "action": ["release"],
+        "object": ["vendor payout"],
+        "condition": ["vendor risk score is above 70", "risk score above 70"],
+    },
+    fact_id="payout",
+    cls="conditional",
+)
+
+
+def test_shorthand_names_the_object_in_its_condition() -> None:
+    assert grade_one("vendor risk score > 70 => no release", PAYOUT).grade.at_floor
+
+
+def test_the_same_condition_for_another_object_is_another_rule() -> None:
+    text = "Do not release the refund batch if the vendor risk score is above 70."
+    assert not grade_one(text, PAYOUT).grade.at_floor
