@@ -89,6 +89,7 @@ class Frame:
     required: tuple[str, ...]
     deferral: bool  # "until", "wait", "pending" restrict (not for value pins)
     value_patterns: tuple[re.Pattern[str], ...] = ()  # a count's unit before it: "replicas=3"
+    confirmation: bool = False  # the action waits for someone's yes
     masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
     cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
 
@@ -169,6 +170,7 @@ class Frame:
             fact.floor.required,
             "value" not in groups,
             tuple(p for v in forms("value") for p in count_patterns(v.strip())),
+            fact.cls == "confirmation",
             tuple(f for role in groups for f in forms(role) if role != "action" and _holds_cue(f)),
             tuple(
                 re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")

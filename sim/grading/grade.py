@@ -17,7 +17,7 @@ from sim.grading import anaphora
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
 from sim.grading.frames import function_word as _function_word
-from sim.grading.lexicon import ANTONYMS, BOUND_RE, RELATION_RE, SKIP_RE, Relation
+from sim.grading.lexicon import ANTONYMS, BOUND_RE, IMMEDIATE_RE, RELATION_RE, SKIP_RE, Relation
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, region
@@ -224,7 +224,10 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     # a positive clause that only describes ("the backups are slated for deletion") neither
     # keeps nor reverses a restriction; one that permits or demands it reverses it
     opening = _LEADING.sub("", normalize(clause.raw)[1:]) if clause.raw else ""
-    after_label = opening.split(": ", 1)[-1] if ": " in opening[:48] else opening
+    label_end = clause.raw.find(":", 0, 48) if clause.raw else -1
+    after_label = (
+        _LEADING.sub("", normalize(clause.raw[label_end + 1 :])[1:]) if label_end >= 0 else opening
+    )  # "Infra todo: delete the old backups now": an order under its label
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
@@ -270,9 +273,21 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             return INVERTED, ("condition",)
         kept = True
     else:
-        if not agrees and (revoked or ("action" in present and acts and not clause.gesture)):
-            return INVERTED, ("polarity",)  # "send it later", "clean up when appropriate":
-        kept = False  # an order put off to a vague time gestures at the rule, it does not flip it
+        if (
+            frame.confirmation
+            and agrees
+            and acts
+            and "action" in present
+            and not clause.hedged
+            and IMMEDIATE_RE.search(text)
+        ):
+            return INVERTED, ("condition",)  # "delete the old backups now": without the yes
+        ordered = "action" in present and acts and not (clause.gesture or clause.hedged)
+        if not agrees and (revoked or ordered):
+            # an order put off to a vague time ("send it later") or softened ("carefully")
+            # gestures at the rule; it does not reverse it
+            return INVERTED, ("polarity",)
+        kept = False
     if kept:
         # an ordering's reference carries the rule even without the verb ("the migration must
         # precede the API deploy"); other classes need every anchor the floor names

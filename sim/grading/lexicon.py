@@ -173,6 +173,12 @@ GESTURE = (
 the user about the tickets at some point"): a clause that names the object with one of these
 and nothing else of the rule is `degraded`, not `dropped`. They never weaken a rule stated whole."""
 
+IMMEDIATE = (
+    "now", "right away", "immediately", "asap", "straight away", "at once", "as soon as",
+    "as soon as possible", "without delay", "right now", "today", "tonight",
+)  # fmt: skip
+"""An order to act at once: for an action that waits for someone's yes, acting without it."""
+
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
          "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",
          "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
@@ -263,6 +269,7 @@ EXCLUSIVE_RE = _any(EXCLUSIVE)
 DIRECTIVE_RE = _any(DIRECTIVE)
 HEDGE_RE = _any(HEDGE)
 GESTURE_RE = _any(GESTURE)
+IMMEDIATE_RE = _any(IMMEDIATE)
 BOUND_RE = _any(BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))

@@ -168,3 +168,20 @@ def test_shorthand_names_the_object_in_its_condition() -> None:
 def test_the_same_condition_for_another_object_is_another_rule() -> None:
     text = "Do not release the refund batch if the vendor risk score is above 70."
     assert not grade_one(text, PAYOUT).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Billing todo:\n- upgrade the tenant plan right away, owner is on leave", Grade.INVERTED),
+        ("Upgrade the tenant plan now.", Grade.INVERTED),
+        ("Upgrade the tenant plan carefully.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_an_order_to_act_at_once_skips_the_yes(text: str, grade: Grade) -> None:
+    assert grade_one(text, UPGRADE).grade is grade
+
+
+def test_an_order_against_a_conditional_names_its_trigger() -> None:
+    text = "Pay the invoice even when the vendor is on the block list."
+    assert grade_one(text, INVOICE).grade is Grade.INVERTED
