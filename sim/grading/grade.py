@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sim.grading import anaphora
+from sim.grading import lexicon as lx
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object
 from sim.grading.frames import function_word as _function_word
@@ -98,6 +99,8 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     labelled = ":" in raw[:48] and _label_names_object(frame, raw)
     for index, (part, text) in enumerate(clause_texts(raw, lem)):
         if not has_object(frame, text) and not (labelled and index == 0):
+            if best is None and _gist(frame, text):
+                best = DEGRADED, frame.required  # "be careful with the accruals at this stage"
             continue
         clause = read_for(frame, text, part)
         if labelled and index == 0:  # the label is a name, not an order: read what follows
@@ -140,6 +143,15 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
         deferred=own.deferred,
         gesture=own.gesture,
     )
+
+
+def _gist(frame: Frame, text: str) -> bool:
+    """Whether a clause that names only part of the object ("the accruals", "legal tags")
+    gestures at the rule: a caution or a tip with a word of the object's own that no other
+    object claims (a modifier, or the head right after a function word)."""
+    if not (lx.GESTURE_RE.search(text) or lx.HEDGE_RE.search(text)):
+        return False
+    return any(len(m.strip()) > 4 and m in text for m in frame.modifiers)
 
 
 _LABEL = re.compile(r"^\s*(?:[-*+•]\s+)?([^:\n]{1,40}?):\s+\S")

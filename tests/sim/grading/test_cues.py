@@ -185,3 +185,8 @@ def test_an_order_to_act_at_once_skips_the_yes(text: str, grade: Grade) -> None:
 def test_an_order_against_a_conditional_names_its_trigger() -> None:
     text = "Pay the invoice even when the vendor is on the block list."
     assert grade_one(text, INVOICE).grade is Grade.INVERTED
+
+
+def test_a_caution_about_part_of_the_object_is_a_gist() -> None:
+    assert grade_one("Be careful with anything payroll related.", PAYROLL).grade is Grade.DEGRADED
+    assert grade_one("The payroll team meets on Fridays.", PAYROLL).grade is Grade.DROPPED
