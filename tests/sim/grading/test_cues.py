@@ -9,6 +9,7 @@ import pytest
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade
 from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import PAYROLL
 
 INVOICE = declare_fact(
     "If the vendor is on the block list, do not pay the invoice.",
@@ -19,11 +20,6 @@ INVOICE = declare_fact(
     },
     fact_id="invoice",
     cls="conditional",
-)
-PAYROLL = declare_fact(
-    "Do not reprocess the payroll batch after step 3.",
-    {"action": ["reprocess"], "object": ["payroll batch"], "condition": ["after step 3"]},
-    fact_id="payroll",
 )
 CLIPPING = declare_fact(
     "The training run must use a gradient clipping of 1.0.",

@@ -9,12 +9,8 @@ from sim.grading.notation import prose_lines, structured
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade
 from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import PAYROLL
 
-PAYROLL = declare_fact(
-    "Do not reprocess the payroll batch after step 3.",
-    {"action": ["reprocess"], "object": ["payroll batch"], "condition": ["after step 3"]},
-    fact_id="payroll",
-)
 WORKERS = declare_fact(
     "The import pool must use 8 workers.",
     {"object": ["import pool"], "value": ["8 workers"], "setting": ["workers"]},
