@@ -102,14 +102,13 @@ class Frame:
 
         objects = forms("object")
         actions = forms("action")
-        if not any(a.strip().endswith(_NOUN_SUFFIXES) for a in actions):
-            # a user's anchors list verbs; a noun that names the object is no action of it
+        if actions and not any(a.strip().endswith(_NOUN_SUFFIXES) for a in actions):
+            # a user's anchors list verbs: the noun of the first, the rule's own verb (a
+            # synonym's noun may name a thing: "ship" for "send", but "the shipments view");
+            # a noun that names the object is no action of it
             named = frozenset(w for o in objects for w in o.split())
             actions += tuple(
-                n
-                for a in actions
-                for n in action_nouns(a)
-                if n not in actions and n.strip() not in named
+                n for n in action_nouns(actions[0]) if n not in actions and n.strip() not in named
             )
         heads, modifiers = [], []
         # head-word matches only for the fact's own object: an alternate wording ("metrics
@@ -283,12 +282,19 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
             if t != head:
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if nxt and not _ends_noun(nxt) and nxt not in own and f" {nxt} " not in frame.actions:
-                continue  # "build cache": the head word is itself a modifier here ("version
-                # bump", "image publish": the action named after it, the head is the object)
+            compound = bool(nxt) and f" {nxt} " in frame.actions  # "version bump"
+            if nxt and not _ends_noun(nxt) and nxt not in own and not compound:
+                continue  # "build cache": the head word is itself a modifier here
             j = i - 1
             while j >= 0 and tokens[j] in own:  # the object's own modifiers before the head
                 j -= 1
+            if compound and not _ends_noun(nxt):
+                # the action named after the head ("version bumps are blocked", "container
+                # image publish") only where the head opens the clause or follows its own
+                # modifier: in "make sure to build the release notes" "build" is a verb
+                if j < 0 or j < i - 1:
+                    return True
+                continue
             if j < 0 or _free(tokens, j, frame) or (j < i - 1 and tokens[j] in _FUNCTION):
                 return True
             if nxt in own and (j == i - 1):

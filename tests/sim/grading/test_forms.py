@@ -105,3 +105,18 @@ def test_an_un_participle_denies_its_act(word: str, lemma: str) -> None:
 def test_a_subscription_that_stays_uncancelled_keeps_the_rule() -> None:
     text = "The annual subscription renews monthly. It stays uncancelled after step 2."
     assert grade_one(text, REFUND).grade.at_floor
+
+
+def test_a_verb_before_an_action_word_is_no_object_and_a_synonyms_noun_is_no_action() -> None:
+    """Two readings a sweep caught: "build" in "build the release notes" is a verb, not the
+    canary build's head; "shipments" is a thing, not the refund batch being shipped."""
+    from tests.helpers import planted
+
+    canary = planted("conditional", 1).fact  # never promote the canary build if ...
+    text = "Oh, and make sure to build the release notes before tagging the release."
+    assert grade_one(text, canary).grade is Grade.DROPPED
+    refunds = planted("confirmation", 1).fact  # only send the customer refund batch after ...
+    text = (
+        "Customer refund batch payout pending.\nPlease speed up the shipments view, it takes 8 s."
+    )
+    assert grade_one(text, refunds).grade is not Grade.INVERTED
