@@ -151,7 +151,21 @@ def _gist(frame: Frame, text: str) -> bool:
     object claims (a modifier, or the head right after a function word)."""
     if not (lx.GESTURE_RE.search(text) or lx.HEDGE_RE.search(text)):
         return False
-    return any(len(m.strip()) > 4 and m in text for m in frame.modifiers)
+    for mods in frame.modifiers:
+        at = text.find(mods)
+        if len(mods.strip()) <= 4 or at < 0:
+            continue
+        after = text[at + len(mods) :].split(" ", 1)[0]
+        # "payroll related", "the accruals", not "the build cache": a noun after the
+        # modifier makes it another object's
+        if not after or _function_word(after) or after in _GIST_TAILS:
+            return True
+    return False
+
+
+_GIST_TAILS = frozenset(
+    ("relate", "related", "stuff", "thing", "side", "work", "part", "matter", "one", "somewhere")
+)
 
 
 _LABEL = re.compile(r"^\s*(?:[-*+•]\s+)?([^:\n]{1,40}?):\s+\S")
