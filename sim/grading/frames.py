@@ -19,11 +19,11 @@ fail <-> pass, on top of any declared opposites), or a revocation ("no longer", 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
-from sim.grading.modality import Clause
+from sim.grading.modality import Clause, read_clause
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.text import lemmas, normalize
@@ -364,3 +364,24 @@ def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
             or (tokens[j - 1] in lx.RELATIONS)
         )
     return False
+
+
+def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
+    """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
+    hold") left out of the modality: the hold is the condition's name, not a restriction."""
+    clause = read_clause(text, frame.deferral, raw)
+    if not frame.masks or not any(f in text for f in frame.masks):
+        return clause
+    masked = text
+    for form in frame.masks:
+        masked = masked.replace(form, " ")
+    own = read_clause(masked, frame.deferral, raw)
+    return replace(
+        clause,
+        reading=own.reading,
+        exclusive=own.exclusive,
+        hedged=own.hedged,
+        directive=own.directive,
+        deferred=own.deferred,
+        gesture=own.gesture,
+    )

@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sim.grading import anaphora
-from sim.grading import lexicon as lx
 from sim.grading.clauses import clauses
-from sim.grading.frames import Frame, has_object
+from sim.grading.frames import Frame, has_object, read_for
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import ANTONYMS, BOUND_RE, IMMEDIATE_RE, RELATION_RE, SKIP_RE, Relation
+from sim.grading.mentions import gist, label_names_object
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, region
@@ -96,10 +96,10 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
     frame = m.frame
     whole: Clause | None = None
     best: tuple[int, tuple[str, ...]] | None = None
-    labelled = ":" in raw[:48] and _label_names_object(frame, raw)
+    labelled = ":" in raw[:48] and label_names_object(frame, raw)
     for index, (part, text) in enumerate(clause_texts(raw, lem)):
         if not has_object(frame, text) and not (labelled and index == 0):
-            if best is None and _gist(frame, text):
+            if best is None and gist(frame, text):
                 best = DEGRADED, frame.required  # "be careful with the accruals at this stage"
             continue
         clause = read_for(frame, text, part)
@@ -122,77 +122,6 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
         return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
     grade = Grade.INVERTED if rank == INVERTED else Grade.DEGRADED
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
-
-
-def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
-    """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
-    hold") left out of the modality: the hold is the condition's name, not a restriction."""
-    clause = read_clause(text, frame.deferral, raw)
-    if not frame.masks or not any(f in text for f in frame.masks):
-        return clause
-    masked = text
-    for form in frame.masks:
-        masked = masked.replace(form, " ")
-    own = read_clause(masked, frame.deferral, raw)
-    return replace(
-        clause,
-        reading=own.reading,
-        exclusive=own.exclusive,
-        hedged=own.hedged,
-        directive=own.directive,
-        deferred=own.deferred,
-        gesture=own.gesture,
-    )
-
-
-def _gist(frame: Frame, text: str) -> bool:
-    """Whether a clause that names only part of the object ("the accruals", "legal tags")
-    gestures at the rule: a caution or a tip with a word of the object's own that no other
-    object claims (a modifier, or the head right after a function word)."""
-    if not (lx.GESTURE_RE.search(text) or lx.HEDGE_RE.search(text)):
-        return False
-    for mods in frame.modifiers:
-        at = text.find(mods)
-        if len(mods.strip()) <= 4 or at < 0:
-            continue
-        after = text[at + len(mods) :].split(" ", 1)[0]
-        # "payroll related", "the accruals", not "the build cache": a noun after the
-        # modifier makes it another object's
-        if not after or _function_word(after) or after in _GIST_TAILS:
-            return True
-    return False
-
-
-_GIST_TAILS = frozenset(
-    ("relate", "related", "stuff", "thing", "side", "work", "part", "matter", "one", "somewhere")
-)
-
-
-_LABEL = re.compile(r"^\s*(?:[-*+•]\s+)?([^:\n]{1,40}?):\s+\S")
-
-
-def _label_names_object(frame: Frame, raw: str) -> bool:
-    """Whether the sentence opens with a label that names the fact's object by some of its own
-    words and nothing else ("main: force-push deferred", "Canary: hold the promotion"): what
-    follows the colon is said of the object. A label with a word of its own ("staging table:")
-    names another object."""
-    found = _LABEL.match(raw)
-    if found is None:
-        return False
-    words = [w for w in lemmas(normalize(found.group(1))).split() if not _function_word(w)]
-    if not words or len(words) > 4:
-        return False
-    frame_words = {w for f in (*frame.objects, *frame.modifiers) for w in f.split()}
-    action_words = {w for a in frame.actions for w in a.split()}
-    named = [w for w in words if w in frame_words]
-    mods = {w for f in frame.modifiers for w in f.split()} | {
-        w for f in frame.objects if " " not in f.strip() for w in f.split()
-    }
-    return (
-        all(w in frame_words or w in action_words for w in words)
-        and bool(named)
-        and (any(w in mods for w in named) or len(named) > 1)
-    )
 
 
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
