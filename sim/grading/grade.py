@@ -414,7 +414,7 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             if best[0] == VERBATIM:
                 break
     if m.frame.ordering and (best is None or best[0] > ACTIONABLE) and sentences.plans:
-        best = _better(best, _plan_evidence(fact, m, sentences.plans, counter))
+        best = better(best, plan_evidence(fact, m, sentences.plans, counter))
     if mentioned:
         pairs = sentences.pairs
         pointing = (
@@ -426,11 +426,12 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
     return best[1] if best is not None else dropped(fact)
 
 
-def _better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
+def better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
+    """`found` where it outranks `best` (between equals, the one found first stays)."""
     return found if found is not None and (best is None or found[0] < best[0]) else best
 
 
-def _plan_evidence(
+def plan_evidence(
     fact: Fact, m: Matcher, plans: Sequence[Sequence[str]], counter: Tokenizer
 ) -> Evidence | None:
     """What an ordered list says of an ordering: the item that takes the action on the object

@@ -20,12 +20,16 @@ from sim.grading.grade import (
     ACTIONABLE,
     Evidence,
     Matcher,
+    better,
     dropped,
     evidence,
     matcher,
+    plan_evidence,
     pointing_back,
     resolved_one,
 )
+from sim.grading.notation import prose_lines, structured
+from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
@@ -181,13 +185,23 @@ class LineGrader:
         """Every fact of `facts` (all known to this grader) against `text`."""
         if not facts:
             return ()
-        lines = text.split("\n")
+        # as sim.grading.sentences.Sentences reads a text: config notation as sentences, then
+        # a header's bullets or a split rule read together (rare, so done again)
+        read = "\n".join(prose_lines(text)) if structured(text) else text
+        lines = read.split("\n")
         best, joins = self._best(lines)
-        if joins:  # a header's bullets or a split rule: read together (rare, so done again)
-            lines = reading_lines(text)
+        if joins:
+            lines = reading_lines(read)
             best, _ = self._best(lines)
         index, none = self._index, self._dropped
         ks = [index[id(f)] for f in facts]
+        ordering = [k for k in ks if self._matchers[k].frame.ordering and _not_kept(best.get(k))]
+        if ordering and may_hold_plan(text):  # an order stated by a plan (sim.grading.plans)
+            plans = plan_items(text)
+            for k in ordering:
+                m = self._matchers[k]
+                if found := better(best.get(k), plan_evidence(m.fact, m, plans, self._counter)):
+                    best[k] = found
         pending = {k for k in ks if _not_kept(best.get(k))}
         if pending:  # a fact not kept: a sentence may point back to it, read as grade_text does
             extra: dict[int, Evidence] = {}

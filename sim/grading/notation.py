@@ -86,9 +86,13 @@ def _flatten(data: dict[str, object], path: list[str], out: list[str]) -> None:
         out.append((" ".join(path) + ": " if path else "") + ", ".join(leaves))
 
 
+_STRUCTURE = re.compile(r"\w=[^\s=]|\{\s*[\"']?\w+[\"']?\s*:|:[ \t]*(?:#[^\n]*)?\n[ \t]+\S")
+
+
 def structured(text: str) -> bool:
-    """Whether `text` may hold notation worth rewriting (a cheap test, run on every text)."""
-    return "=" in text or "{" in text or "\n " in text
+    """Whether `text` may hold notation worth rewriting: a `key=value`, an inline object, or a
+    key line with an indented line under it (one regex over the text; prose has none)."""
+    return _STRUCTURE.search(text) is not None
 
 
 def prose_lines(text: str) -> list[str]:

@@ -33,10 +33,24 @@ def _pool(history: History) -> list[str]:
     restated += [t.replace("e", "’e", 2) for t in facts]  # apostrophes that join letters
     restated += [t.replace("four", "4").replace("not", "n't") for t in facts]
     joined = [f"{a} {b}" for a, b in pairwise(facts)]
-    return lines + restated + joined + ["", "   ", f"  {facts[0]}  "]
+    # config notes, plans, sub-bullets, labels and spellings the grader rewrites before it
+    # reads (sim.grading.notation, sim.grading.plans, sim.grading.text)
+    shaped = [
+        "rules:", "  - id: worker", "    rule: no restart after step 3", "cfg:", "  port: 9464",
+        "retention=90d; replicas=3; allowed=false",
+        "state: {cache: {purge_after_step: 4, allowed: false}}",
+        "1. run the database migration", "2. deploy the API", "- [ ] back up the user table",
+        "- [ ] change the schema", "Plan:", "- rotate the credential", "  - only up to step 4",
+        "Credential: rotation deferred.", "It stays unsent until the user says yes.",
+        "Retention: 2160h, about three hundred days.", "Banned from step 5 onward.",
+        "Only during steps 1-3.", "The freeze was revoked; go ahead now.",
+    ]  # fmt: skip
+    shaped += [f"{i}. {t}" for i, t in enumerate(facts, 1)]  # the rules as a numbered plan
+    shaped += [f"    rule: {t}" for t in facts] + [f"  - {t}" for t in facts]  # nested, indented
+    return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     seed=st.integers(0, 5),
     picks=st.lists(st.integers(0, 10_000), max_size=60),
