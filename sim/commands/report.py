@@ -59,10 +59,11 @@ def load_quietly(path: Path) -> Run:
 def write_outputs(run: Run) -> ReportFiles:
     """plots/ (PNG + SVG) and the self-contained report.html inside the run directory."""
     from sim.report.html import write_report
-    from sim.report.plots import write_plots
+    from sim.report.plots import render_run, write_plots
 
-    plots = write_plots(run, run.path / PLOTS)
-    report = write_report(run, run.path / REPORT)
+    rendered = render_run(run)  # drawn once, for plots/ and the page
+    plots = write_plots(run, run.path / PLOTS, rendered)
+    report = write_report(run, run.path / REPORT, rendered=rendered)
     return ReportFiles(report, tuple(plots))
 
 

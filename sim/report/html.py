@@ -20,7 +20,7 @@ import pandas as pd
 
 from sim.report.aggregate import NO_LOSS, Aggregates
 from sim.report.headline import SHOWN, findings, references_seen
-from sim.report.plots import CAPTIONS, Context, context, figures, render
+from sim.report.plots import CAPTIONS, Context, Rendered, context, figures, render
 from sim.report.rates import pct, pct_ci
 from sim.report.runview import RunLike, aggregate_run, run_view
 from sim.report.tables import write_file
@@ -263,12 +263,17 @@ def _figure_html(stem: str, cell: str, png: bytes) -> str:
     )
 
 
-def _plots(agg: Aggregates, ctx: Context) -> tuple[str, str]:
+def _plots(agg: Aggregates, ctx: Context, rendered: Rendered | None = None) -> tuple[str, str]:
     """(the cross-cell figure of a sweep, shown right below the headline; every other
-    figure)."""
+    figure), from `rendered` when the figures were drawn already."""
     top, out = "", ['<h2 id="plots">Plots</h2>']
-    for stem, cell, fig in figures(agg, ctx):
-        html = _figure_html(stem, cell, render(fig, "png"))
+    pngs = (
+        ((stem, cell, render(fig, "png")) for stem, cell, fig in figures(agg, ctx))
+        if rendered is None
+        else ((stem, cell, data["png"]) for stem, cell, data in rendered)
+    )
+    for stem, cell, png in pngs:
+        html = _figure_html(stem, cell, png)
         if stem == "sweep":
             top = html
             out.append('<p class="note">The figure across the sweep is at the'
@@ -286,10 +291,12 @@ def render_report(
     plots: bool = True,
     judge: tuple[dict[str, Any], list[dict[str, Any]]] | None = None,
     incomplete: str | None = None,
+    rendered: Rendered | None = None,
 ) -> str:
     """The whole page as a string; `plots=False` leaves the figures out (they take most of
     the time to build); `judge` adds the judge grader's agreement and disagreements;
-    `incomplete` (sim.runs.results.Run.incomplete_text) heads the page of a run cut short."""
+    `incomplete` (sim.runs.results.Run.incomplete_text) heads the page of a run cut short;
+    `rendered` (sim.report.plots.render_run) supplies figures drawn already."""
     view = run_view(manifest)
     agg = aggregate_run(rows, manifest)
     payload = trace_payload(traces, view.strategies, view.cells)
@@ -300,7 +307,7 @@ def render_report(
     )
     scenario = _scenario(manifest)
     name = str(scenario.get("name") or manifest.get("run_id") or "run")
-    sweep, plot_html = _plots(agg, context(manifest)) if plots else ("", "")
+    sweep, plot_html = _plots(agg, context(manifest), rendered) if plots else ("", "")
     viewer = (
         MARKUP
         + f'\n<script type="application/json" id="trace-data">{script_json(payload)}</script>'
@@ -383,14 +390,23 @@ def _judge(judge: tuple[dict[str, Any], list[dict[str, Any]]], show: int = 200) 
     )
 
 
-def write_report(run: RunLike, path: str | Path, *, plots: bool = True) -> Path:
-    """`compsim report`'s entry point: the run's report.html, written atomically."""
+def write_report(
+    run: RunLike, path: str | Path, *, plots: bool = True, rendered: Rendered | None = None
+) -> Path:
+    """`compsim report`'s entry point: the run's report.html, written atomically
+    (`rendered`: the figures, drawn once for plots/ and the page)."""
     from sim.runs.regrade import read_judgements
 
     where = getattr(run, "path", None)
     judge = read_judgements(Path(where)) if where is not None else None
     incomplete = getattr(run, "incomplete_text", None)
     html = render_report(
-        run.rows(), run.traces, run.manifest, plots=plots, judge=judge, incomplete=incomplete
+        run.rows(),
+        run.traces,
+        run.manifest,
+        plots=plots,
+        judge=judge,
+        incomplete=incomplete,
+        rendered=rendered,
     )
     return write_file(Path(path), html.encode("utf-8"))
