@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 _KEY_LINE = re.compile(r"^(\s*)(-\s+)?([A-Za-z_][\w .\-/]{0,48}?)\s*:(?:\s+(.*?))?\s*$")
 _PAIR = re.compile(r"(?<![\w.])([A-Za-z_][\w.\-]*)=(\([^)]*\)|[^\s;,|()]+(?:\([^)]*\))?)")
@@ -86,17 +87,71 @@ def _flatten(data: dict[str, object], path: list[str], out: list[str]) -> None:
         out.append((" ".join(path) + ": " if path else "") + ", ".join(leaves))
 
 
-_STRUCTURE = re.compile(r"\w=[^\s=]|\{\s*[\"']?\w+[\"']?\s*:|:[ \t]*(?:#[^\n]*)?\n[ \t]+\S")
+_PAIR_HINT = re.compile(r"\w=[^\s=]")
+_OBJECT_HINT = re.compile(r"\{\s*[\"']?\w+[\"']?\s*:")
+_NESTED_HINT = re.compile(r":[ \t]*(?:#[^\n]*)?\n[ \t]+\S")
 
 
 def structured(text: str) -> bool:
     """Whether `text` may hold notation worth rewriting: a `key=value`, an inline object, or a
-    key line with an indented line under it (one regex over the text; prose has none)."""
-    return _STRUCTURE.search(text) is not None
+    key line with an indented line under it (substring tests first: prose has none)."""
+    return bool(
+        ("=" in text and _PAIR_HINT.search(text))
+        or ("{" in text and _OBJECT_HINT.search(text))
+        or (("\n " in text or "\n\t" in text) and _NESTED_HINT.search(text))
+    )
+
+
+# a line that opens a nesting: a key with no value ("rules:"), or a list item named by its id
+_OPENS = re.compile(
+    r"(?m)^[ \t]*(?:-[ \t]+)?[A-Za-z_][\w .\-/]{0,48}?[ \t]*:[ \t]*(?:#.*)?$"
+    r"|^[ \t]*-[ \t]+(?:id|name|key|item|target|resource)[ \t]*:[ \t]*\S"
+)
 
 
 def prose_lines(text: str) -> list[str]:
-    """The text's lines with config notation read as sentences; other lines as they are."""
+    """The text's lines with config notation read as sentences; other lines as they are.
+    A text where no line opens a nesting is read line by line, each line once per process
+    (a sweep meets the same tool-output lines in trial after trial)."""
+    return list(_prose(text))
+
+
+@lru_cache(maxsize=2_048)  # a level's text is graded once per set of facts asked about
+def _prose(text: str) -> tuple[str, ...]:
+    if _may_open(text):
+        return tuple(_nested(text))
+    # no key above any line: only lines with notation of their own change, found in C
+    parts, pos = [], 0
+    for hit in _MARK.finditer(text):
+        if hit.start() < pos:
+            continue  # a line already read
+        start = text.rfind("\n", 0, hit.start()) + 1
+        end = text.find("\n", hit.end())
+        end = len(text) if end < 0 else end
+        parts += [text[pos:start], "\n".join(_alone(text[start:end]))]
+        pos = end
+    parts.append(text[pos:])
+    return tuple("".join(parts).split("\n"))
+
+
+_MARK = re.compile(r"=|\{| #")
+
+
+def _may_open(text: str) -> bool:
+    """Whether a line may open a nesting (`_OPENS`), by substring tests before the regex."""
+    ends = ":\n" in text or ": \n" in text or ":\t" in text or text.rstrip().endswith(":")
+    named = "- " in text and any(f"- {n}:" in text for n in _NAMES)
+    return (ends or named or " #" in text) and _OPENS.search(text) is not None
+
+
+@lru_cache(maxsize=16_384)
+def _alone(line: str) -> tuple[str, ...]:
+    """One line as `_nested` reads it with no key above it."""
+    return tuple(_nested(line))
+
+
+def _nested(text: str) -> list[str]:
+    """Every line read with the keys above it (YAML nesting, list items named by their id)."""
     out: list[str] = []
     parents: list[tuple[int, str]] = []  # (indent, name) of the keys above this line
     section = ""  # the markdown header over a block ("## Ingest service" / "Logging:" / "- level")
