@@ -28,7 +28,7 @@ from sim.grading.grade import (
     pointing_back,
     resolved_one,
 )
-from sim.grading.notation import prose_lines, structured
+from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines
@@ -187,7 +187,7 @@ class LineGrader:
             return ()
         # as sim.grading.sentences.Sentences reads a text: config notation as sentences, then
         # a header's bullets or a split rule read together (rare, so done again)
-        read = "\n".join(prose_lines(text)) if structured(text) else text
+        read = as_prose(text)
         lines = read.split("\n")
         best, joins = self._best(lines)
         if joins:

@@ -109,6 +109,12 @@ _OPENS = re.compile(
 )
 
 
+def as_prose(text: str) -> str:
+    """The text as both graders read it (sim.grading.sentences, sim.grading.grade_lines):
+    config notation as sentences, anything else unchanged."""
+    return "\n".join(_prose(text)) if structured(text) else text
+
+
 def prose_lines(text: str) -> list[str]:
     """The text's lines with config notation read as sentences; other lines as they are.
     A text where no line opens a nesting is read line by line, each line once per process

@@ -19,7 +19,7 @@ from sim.grading.clauses import (
     is_header,
     now_line,
 )
-from sim.grading.notation import prose_lines, structured
+from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.text import lemmas, normalize, split_sentences
 
@@ -116,8 +116,7 @@ class Sentences:
 
     def __init__(self, text: str) -> None:
         self.plans = plan_items(text) if may_hold_plan(text) else []
-        if structured(text):
-            text = "\n".join(prose_lines(text))  # config notation read as sentences
+        text = as_prose(text)  # config notation read as sentences
         lines = text.split("\n")
         if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
             lines = reading_lines(text)  # a header's bullets or a split rule: read together
