@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
 _KEY_LINE = re.compile(r"^(\s*)(-\s+)?([A-Za-z_][\w .\-/]{0,48}?)\s*:(?:\s+(.*?))?\s*$")
 _PAIR = re.compile(r"(?<![\w.])([A-Za-z_][\w.\-]*)=(\([^)]*\)|[^\s;,|()]+(?:\([^)]*\))?)")
@@ -111,8 +112,47 @@ _OPENS = re.compile(
 
 def as_prose(text: str) -> str:
     """The text as both graders read it (sim.grading.sentences, sim.grading.grade_lines):
-    config notation as sentences, anything else unchanged."""
+    config notation as sentences, anything else unchanged.
+
+    A sweep reads thousands of long texts with a `key=value` in their tool output and no key
+    above any line: those are read line by line from marks kept per line (`_kinds`), which
+    give `structured` and `_prose`'s result exactly; a text with a line that may open a
+    nesting, or a brace, is read whole."""
+    lines = text.split("\n")
+    kinds = reduce(or_, map(_kinds, lines), 0)
+    if kinds & _WHOLE:
+        return read_whole(text)
+    if not kinds & _PAIR_LINE and not (
+        kinds & _KEY_END_LINE and ("\n " in text or "\n\t" in text) and _NESTED_HINT.search(text)
+    ):
+        return text  # not structured
+    return "\n".join("\n".join(_alone(line)) if _kinds(line) & _MARKED else line for line in lines)
+
+
+def read_whole(text: str) -> str:
+    """`as_prose` by the whole text's scans: what the marks per line stand in for."""
     return "\n".join(_prose(text)) if structured(text) else text
+
+
+_WHOLE, _PAIR_LINE, _KEY_END_LINE, _MARKED = 1, 2, 4, 8
+_KEY_END = re.compile(r":[ \t]*(?:#[^\n]*)?$")  # where _NESTED_HINT starts, on one line
+
+
+@lru_cache(maxsize=32_768)  # a sweep meets the same tool-output lines in trial after trial
+def _kinds(line: str) -> int:
+    """A line's part in `structured` and `_prose`: it may open a nesting or holds a brace
+    (`_WHOLE`: the text is read whole), holds a pair, ends as a key, holds a `_MARK`.
+    `_OPENS` and `_PAIR_HINT` never cross a line, so a text has them where a line does."""
+    kind = 0
+    if "{" in line or _OPENS.match(line):
+        kind |= _WHOLE
+    if "=" in line and _PAIR_HINT.search(line):
+        kind |= _PAIR_LINE
+    if ":" in line and _KEY_END.search(line):
+        kind |= _KEY_END_LINE
+    if "=" in line or " #" in line:
+        kind |= _MARKED
+    return kind
 
 
 def prose_lines(text: str) -> list[str]:

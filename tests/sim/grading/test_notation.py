@@ -4,8 +4,10 @@ key=value pairs is graded like the sentence it abbreviates, and prose passes unt
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sim.grading.notation import prose_lines, structured
+from sim.grading.notation import as_prose, prose_lines, read_whole, structured
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade
 from tests.helpers import grade_one
@@ -71,3 +73,41 @@ def test_prose_passes_through(text: str) -> None:
 def test_a_rule_in_notation_grades_as_its_sentence(text: str, grade: Grade) -> None:
     fact = WORKERS if "pool" in text else PAYROLL
     assert grade_one(text, fact).grade is grade
+
+
+# Lines that take every part in `structured` and `_prose`: pairs, braces, keys that open a
+# nesting and keys with values, list items named by an id, comments, indents, blank lines.
+_LINES = st.sampled_from(
+    [
+        "rules:",
+        "  payroll:",
+        "    reprocess_after_step_3: forbidden",
+        "  - id: payment-worker",
+        "    replicas: 3  # pinned",
+        "retries=3 timeout=30s",
+        "-    return parse_total(items, strict=True)",
+        "x == y",
+        "a = b",
+        '{"deploy": {"allowed": false}}',
+        "{",
+        "  'cache': 'warm'}",
+        "Note: see below:",
+        "Traceback (most recent call last):",
+        "key:  # a comment",
+        "key:\t",
+        "  indented line",
+        "\tstep two",
+        "plain prose about the staging table.",
+        "Do not drop the staging table before the export. # keep",
+        "",
+        "[05:11:27] WARN pricing: retrying",
+        "### Rules",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINES, max_size=8))
+def test_the_reading_by_line_marks_is_the_whole_texts(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert as_prose(text) == read_whole(text)
