@@ -11,8 +11,11 @@ exactly `grade_text`'s: best rank, then the first such sentence in the text
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from itertools import compress, repeat
+from functools import reduce
+from itertools import compress, filterfalse, repeat
+from operator import or_
 
 from sim.grading import anaphora
 from sim.grading.frames import Frame
@@ -76,7 +79,17 @@ def _checks(m: Matcher) -> Checks | None:
     return checks
 
 
-_NAMED, _WHOLE, _POINTS = 1, 2, 4
+# A line's marks, found with its evidence: it may name a fact's topic (_NAMED), an object in
+# full (_WHOLE), hold a pronoun that may say something of a fact (_POINTS, or _POINTER where
+# it names no topic); it finishes the line before (_FINISHES), is a header that lends its
+# bullets a cue (_CUE), a bullet (_BULLET), an indented one (_SUB_BULLET); it may open a plan
+# (_PLAN). A text's marks are its lines' marks or-ed together, so the passes each of them
+# asks for run only on the texts that need them: without a line that finishes another, a
+# sub-bullet or a cue over a bullet, sim.grading.sentences.reading_lines changes no line.
+_NAMED, _WHOLE, _POINTS, _POINTER, _PLAN = 1, 2, 4, 8, 16
+_FINISHES, _CUE, _BULLET, _SUB_BULLET = 32, 64, 128, 256
+_PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.first)
+_POINTING = _POINTS | _POINTER
 
 
 def _not_kept(ev: Evidence | None) -> bool:
@@ -94,8 +107,8 @@ class LineGrader:
         "_filtered",
         "_flags",
         "_index",
-        "_joiners",
         "_lines",
+        "_marks",
         "_matchers",
         "_pairs",
         "_pointing",
@@ -111,10 +124,11 @@ class LineGrader:
         self._index = {id(f): i for i, f in enumerate(self._facts)}
         self._dropped = tuple(map(dropped, self._facts))  # immutable: one per fact serves all
         self._counter = counter
-        self._lines: dict[str, LineEvidence] = {}
+        self._lines: dict[str, LineEvidence] = {"": ()}
+        self._marks: dict[str, int] = {"": 0}
         # Any fact's topic, looked for in one pass: most lines mention none, and are done with
         # at once, most of them before they are even normalized (sim.grading.text.lemma_filter says
-        # why that is safe). Substring tests, not a regex: compiling one per trial cost more.
+        # why that is safe).
         self._topics = tuple(sorted({form for m in self._matchers for form in m.topic_forms}))
         # A line names a fact's object whole, or a part of it beside one of the same fact's
         # actions, values or settings (sim.grading.frames.has_object): the filter asks the
@@ -122,8 +136,9 @@ class LineGrader:
         checks = [_checks(m) for m in self._matchers]
         self._filtered = all(c is not None for c in checks)
         self._checks = tuple(c for c in checks if c is not None)
-        self._quick = tuple(sorted({r for c in self._checks for r in (*c[0], *c[2])}))
-        self._joiners: set[str] = set()
+        # one alternation in C: twice as fast as a substring test per run, once per trial
+        quick = sorted({r for c in self._checks for r in (*c[0], *c[2])})
+        self._quick = re.compile("|".join(map(re.escape, quick)) if quick else "(?!)").search
         self._flags: dict[str, int] = {}  # the marks of lines that may name a topic
         self._pointing: dict[str, bool] = {}  # lines that hold a pronoun (`_points`)
         self._pairs: dict[tuple[str | None, str], LineEvidence] = {}  # resolved, per line pair
@@ -148,7 +163,7 @@ class LineGrader:
 
     def _mentions(self, line: str) -> bool:
         key = raw_key(line)
-        if not any(map(key.__contains__, self._quick)):
+        if self._quick(key) is None:
             return False  # no fact's object, whole or in part: most lines, in one C loop
         self._mark(line, key)  # it may name a fact's topic: a pronoun may point back to it
         for quick, whole, partial_quick, partners, partial in self._checks:
@@ -189,21 +204,25 @@ class LineGrader:
         # a header's bullets or a split rule read together (rare, so done again)
         read = as_prose(text)
         lines = read.split("\n")
-        best, joins = self._best(lines)
-        if joins:
+        best, marks = self._best(lines)
+        planned = marks & _PLAN if read == text else may_hold_plan(text)
+        if marks & (_FINISHES | _SUB_BULLET) or (marks & _CUE and marks & _BULLET):
             lines = reading_lines(read)
-            best, _ = self._best(lines)
+            best, marks = self._best(lines)
         index, none = self._index, self._dropped
         ks = [index[id(f)] for f in facts]
-        ordering = [k for k in ks if self._matchers[k].frame.ordering and _not_kept(best.get(k))]
-        if ordering and may_hold_plan(text):  # an order stated by a plan (sim.grading.plans)
+        if planned and (
+            ordering := [
+                k for k in ks if self._matchers[k].frame.ordering and _not_kept(best.get(k))
+            ]
+        ):  # an order stated by a plan (sim.grading.plans)
             plans = plan_items(text)
             for k in ordering:
                 m = self._matchers[k]
                 if found := better(best.get(k), plan_evidence(m.fact, m, plans, self._counter)):
                     best[k] = found
-        pending = {k for k in ks if _not_kept(best.get(k))}
-        if pending:  # a fact not kept: a sentence may point back to it, read as grade_text does
+        if marks & _POINTING and (pending := {k for k in ks if _not_kept(best.get(k))}):
+            # a fact not kept: a sentence may point back to it, read as grade_text does
             extra: dict[int, Evidence] = {}
             for pair in self._pointing_lines(lines):
                 for k, ev in self._pair_evidence(pair):
@@ -243,17 +262,18 @@ class LineGrader:
         `_POINTS` where it holds a pronoun and may say something of a fact."""
         runs = self._whole_runs
         whole = runs is None or key is None or any(map(key.__contains__, runs))
-        points = self._points(line)
+        points = self._points(line, key)
         self._flags[line] = _NAMED | (_WHOLE if whole else 0) | (_POINTS if points else 0)
 
-    def _points(self, line: str) -> bool:
+    def _points(self, line: str, key: str | None = None) -> bool:
         """Whether a line holds a pronoun and may name some fact's action, value, setting or
         condition (raw runs of their forms), cached per line."""
         known = self._pointing.get(line)
         if known is None:
             runs = self._say_runs
-            says = runs is None or any(map(raw_key(line).__contains__, runs))
-            known = self._pointing[line] = says and anaphora.first(line) is not None
+            known = self._pointing[line] = anaphora.first(line) is not None and (
+                runs is None or any(map((key or raw_key(line)).__contains__, runs))
+            )
         return known
 
     def _pair_evidence(self, pair: tuple[str | None, str]) -> LineEvidence:
@@ -275,20 +295,52 @@ class LineGrader:
             cached = self._pairs[pair] = tuple(found)
         return cached
 
-    def _best(self, lines: list[str]) -> tuple[dict[int, Evidence], bool]:
-        """The best evidence per fact over `lines`, and whether a line joins its neighbours."""
-        cache = self._lines
+    def _best(self, lines: list[str]) -> tuple[dict[int, Evidence], int]:
+        """The best evidence per fact over `lines`, and their marks or-ed together: three
+        passes in C, and a step in Python per line that holds evidence (few do)."""
+        evidence_of, marks_of = self._lines, self._marks
+        for line in filterfalse(evidence_of.__contains__, lines):
+            evidence_of[line], marks_of[line] = self._read(line)
         best: dict[int, Evidence] = {}
-        for line, known in zip(lines, map(cache.get, lines), strict=True):
-            if known is None:
-                if not line:
-                    continue
-                known = cache[line] = self._evidence(line)
-                role = line_role(line)
-                if role is not None and role[0] != "header":
-                    self._joiners.add(line)
-            for k, ev in known:
+        for found in filter(None, map(evidence_of.__getitem__, lines)):
+            for k, ev in found:
                 held = best.get(k)
                 if held is None or ev[0] < held[0]:
                     best[k] = ev
-        return best, bool(self._joiners) and not self._joiners.isdisjoint(lines)
+        return best, reduce(or_, map(marks_of.__getitem__, lines), 0)
+
+    def _read(self, line: str) -> tuple[LineEvidence, int]:
+        """A new line's evidence and marks."""
+        found = self._evidence(line)
+        mark = self._flags.get(line, 0)
+        kind = _STATIC.get(line)
+        if kind is None:
+            kind = _static_marks(line)
+        if kind & _PRONOUN and not mark & _NAMED and self._points(line):
+            mark |= _POINTER
+        return found, mark | (kind & ~_PRONOUN)
+
+
+_STATIC: dict[str, int] = {}  # a line's marks that no fact decides, once per process: a
+_MAX_STATIC = 32_768  # sweep meets the same lines in trial after trial (bounded, as
+# sim.grading.sentences bounds its cache, so memory stays flat)
+
+
+def _static_marks(line: str) -> int:
+    role = line_role(line)
+    kind = 0
+    if role is not None:
+        if role[0] == "continues":
+            kind = _FINISHES
+        elif role[0] == "header":
+            kind = _CUE if role[1] else 0
+        else:
+            kind = _SUB_BULLET if line[:1].isspace() else _BULLET
+    if may_hold_plan(line):
+        kind |= _PLAN
+    if anaphora.first(line) is not None:
+        kind |= _PRONOUN
+    if len(_STATIC) >= _MAX_STATIC:
+        _STATIC.clear()
+    _STATIC[line] = kind
+    return kind

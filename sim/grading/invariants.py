@@ -50,13 +50,14 @@ def level_record(
     unread = "".join(r.unread_text for r in results)
     flagged = tuple(sorted({f for r in results for f in r.flagged}))
     never_read: tuple[str, ...] = ()
-    if unread:
-        tail = grade(unread, facts)
-        never_read = tuple(
-            f.fact_id
-            for f, p, g, t in zip(facts, prev, grades, tail, strict=True)
-            if p.grade.at_floor and not g.grade.at_floor and t.grade.at_floor
-        )
+    lost = [
+        f
+        for f, p, g in zip(facts, prev, grades, strict=True)
+        if p.grade.at_floor and not g.grade.at_floor
+    ]
+    if unread and lost:  # only a fact lost here can have been lost unread
+        tail = grade(unread, lost)
+        never_read = tuple(f.fact_id for f, t in zip(lost, tail, strict=True) if t.grade.at_floor)
     breaks = tuple(
         f.fact_id
         for f, p, g in zip(facts, prev, grades, strict=True)

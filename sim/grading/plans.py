@@ -33,6 +33,10 @@ def plan_items(text: str) -> list[list[str]]:
     return plans
 
 
+_MAY_OPEN = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])", re.I)
+
+
 def may_hold_plan(text: str) -> bool:
-    """A cheap test before `plan_items`: a line opening with a digit, "step" or a checkbox."""
-    return bool(re.search(r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])", text, re.I))
+    """A cheap test before `plan_items`: a line opening with a digit, "step" or a checkbox
+    (true of a text exactly when it is true of one of its lines)."""
+    return _MAY_OPEN.search(text) is not None

@@ -73,29 +73,29 @@ def reading_lines(text: str) -> list[str]:
     permits ("### Never", "Allowed now:") carries the header's cue, a sub-bullet is read with
     its bullet, and a line that only finishes the one before ("That holds until the export is
     done.") is read with it."""
+    lines = text.split("\n")
+    roles = list(map(line_role, lines))  # in C: the roles are cached per line
     out: list[str] = []
     cue: str | None = None
     parent: tuple[int, str] | None = None  # the bullet that sub-bullets finish: indent, text
-    for line in text.split("\n"):
-        if not line:
+    for line, role in zip(lines, roles, strict=True):
+        if role is None:  # a blank line or one that stands alone: nearly every line
+            if line:
+                out.append(line)
             cue, parent = None, None
             continue
-        role = line_role(line)
-        bullet = role is not None and role[0] == "bullet"
+        bullet = role[0] == "bullet"
         indent = len(line) - len(line.lstrip()) if bullet else 0
-        if role is not None and bullet and parent is not None and parent[0] < indent:
+        if bullet and parent is not None and parent[0] < indent:
             # a sub-bullet finishes its bullet: "- merge the charts" / "  - only once ...";
             # each sub-bullet with the bullet alone, so siblings stay apart
             out.append(parent[1].rstrip(" .;:") + ", " + _LEADING_JOIN.sub("", role[1] or ""))
             continue
         parent = None
-        if role is None:
-            cue = None
-            out.append(line)
-        elif role[0] == "header":
+        if role[0] == "header":
             cue = role[1]
             out.append(line)
-        elif role[0] == "bullet":
+        elif bullet:
             out.append(f"{cue}: {role[1]}" if cue else line)
             parent = (indent, out[-1])
         elif out:
