@@ -431,6 +431,20 @@ def better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
     return found if found is not None and (best is None or found[0] < best[0]) else best
 
 
+def _takes_action(frame: Frame, item: str) -> bool:
+    """Whether a plan's item takes the fact's action on its object, in a clause of its own
+    (an item's status, "pending, must finish before step 2", is another clause)."""
+    for clause in clauses(item):
+        lem = lemmas(normalize(clause))
+        if (
+            any(a in lem for a in frame.actions)
+            and has_object(frame, lem)
+            and read_for(frame, lem).reading is Reading.POSITIVE
+        ):
+            return True
+    return False
+
+
 def plan_evidence(
     fact: Fact, m: Matcher, plans: Sequence[Sequence[str]], counter: Tokenizer
 ) -> Evidence | None:
@@ -440,16 +454,7 @@ def plan_evidence(
     frame = m.frame
     for items in plans:
         lems = [lemmas(normalize(i)) for i in items]
-        act = next(
-            (
-                k
-                for k, lem in enumerate(lems)
-                if any(a in lem for a in frame.actions)
-                and has_object(frame, lem)
-                and read_for(frame, lem).reading is Reading.POSITIVE
-            ),
-            None,
-        )
+        act = next((k for k, item in enumerate(items) if _takes_action(frame, item)), None)
         if act is None:
             continue
         ref = next(

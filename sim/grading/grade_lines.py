@@ -205,7 +205,7 @@ class LineGrader:
         read = as_prose(text)
         lines = read.split("\n")
         best, marks = self._best(lines)
-        planned = marks & _PLAN if read == text else may_hold_plan(text)
+        planned = marks & _PLAN
         if marks & (_FINISHES | _SUB_BULLET) or (marks & _CUE and marks & _BULLET):
             lines = reading_lines(read)
             best, marks = self._best(lines)
@@ -216,7 +216,7 @@ class LineGrader:
                 k for k in ks if self._matchers[k].frame.ordering and _not_kept(best.get(k))
             ]
         ):  # an order stated by a plan (sim.grading.plans)
-            plans = plan_items(text)
+            plans = plan_items(read)
             for k in ordering:
                 m = self._matchers[k]
                 if found := better(best.get(k), plan_evidence(m.fact, m, plans, self._counter)):

@@ -100,7 +100,48 @@ def structured(text: str) -> bool:
         ("=" in text and _PAIR_HINT.search(text))
         or ("{" in text and _OBJECT_HINT.search(text))
         or (("\n " in text or "\n\t" in text) and _NESTED_HINT.search(text))
+        or (("|-" in text or "|:-" in text or "| -" in text) and _TABLE_RULE.search(text))
     )
+
+
+# the rule under a markdown table's header row: "|---|:---:|", "| --- | --- |"
+_TABLE_RULE = re.compile(r"(?m)^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?$")
+_EMPTY_CELL = frozenset(("", "-", "--", "—", "–", "n/a", "none"))
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _tables(text: str) -> str:
+    """Markdown tables as sentences: each cell of a row a line of its own, led by the row's
+    name (its first cell; a number by its column: "Step 1") and the cell's column, so a cell
+    is read with what it is about and apart from its neighbours, as a sub-bullet is.
+    "| accrual JEs | posted | no repost after step 7 |" under "| item | status | rule |"
+    reads "accrual JEs: status posted" and "accrual JEs: rule no repost after step 7"."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE.match(lines[i + 1]):
+            head = _cells(lines[i])
+            i += 2
+            while i < len(lines) and "|" in lines[i] and lines[i].strip():
+                cells = _cells(lines[i])
+                name = cells[0]
+                if (not name or name.isdigit()) and head[0]:
+                    name = f"{head[0]} {name}".strip()
+                said = [
+                    f"{h} {c}" if h else c
+                    for h, c in zip([*head[1:], *[""] * len(cells)], cells[1:], strict=False)
+                    if c.lower() not in _EMPTY_CELL
+                ]
+                out.extend([f"{name}: {cell}" for cell in said] if said else [name])
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
 
 
 # a line that opens a nesting: a key with no value ("rules:"), or a list item named by its id
@@ -140,11 +181,12 @@ _KEY_END = re.compile(r":[ \t]*(?:#[^\n]*)?$")  # where _NESTED_HINT starts, on 
 
 @lru_cache(maxsize=32_768)  # a sweep meets the same tool-output lines in trial after trial
 def _kinds(line: str) -> int:
-    """A line's part in `structured` and `_prose`: it may open a nesting or holds a brace
-    (`_WHOLE`: the text is read whole), holds a pair, ends as a key, holds a `_MARK`.
+    """A line's part in `structured` and `_prose`: it may open a nesting, holds a brace or
+    is a table's rule (`_WHOLE`: the text is read whole), holds a pair, ends as a key, holds
+    a `_MARK`.
     `_OPENS` and `_PAIR_HINT` never cross a line, so a text has them where a line does."""
     kind = 0
-    if "{" in line or _OPENS.match(line):
+    if "{" in line or _OPENS.match(line) or ("-" in line and _TABLE_RULE.match(line)):
         kind |= _WHOLE
     if "=" in line and _PAIR_HINT.search(line):
         kind |= _PAIR_LINE
@@ -164,6 +206,8 @@ def prose_lines(text: str) -> list[str]:
 
 @lru_cache(maxsize=2_048)  # a level's text is graded once per set of facts asked about
 def _prose(text: str) -> tuple[str, ...]:
+    if "|" in text and _TABLE_RULE.search(text):
+        text = _tables(text)
     if _may_open(text):
         return tuple(_nested(text))
     # no key above any line: only lines with notation of their own change, found in C

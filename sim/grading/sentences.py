@@ -115,8 +115,8 @@ class Sentences:
     __slots__ = ("joined", "pairs", "plans", "starts")
 
     def __init__(self, text: str) -> None:
+        text = as_prose(text)  # config notation and tables read as sentences
         self.plans = plan_items(text) if may_hold_plan(text) else []
-        text = as_prose(text)  # config notation read as sentences
         lines = text.split("\n")
         if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
             lines = reading_lines(text)  # a header's bullets or a split rule: read together

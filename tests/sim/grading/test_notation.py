@@ -75,6 +75,64 @@ def test_a_rule_in_notation_grades_as_its_sentence(text: str, grade: Grade) -> N
     assert grade_one(text, fact).grade is grade
 
 
+ARCHIVE = declare_fact(
+    "Archive the raw uploads before running the dedupe job.",
+    {
+        "action": ["archive"],
+        "object": ["raw uploads"],
+        "condition": ["before running the dedupe job", "before the dedupe job"],
+    },
+    fact_id="archive",
+    required=["action", "object", "condition"],
+)
+
+
+def test_a_table_row_reads_as_one_line_per_cell_led_by_its_name() -> None:
+    text = "| job | state | rule |\n|---|:---:|---|\n| payroll batch | done | - |\n| ledger | open | x |"
+    assert prose_lines(text) == [
+        "payroll batch: state done",
+        "ledger: state open",
+        "ledger: rule x",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        (
+            "| item | status | rule |\n|---|---|---|\n"
+            "| payroll batch | ran (step 2) | no reprocessing after step 3 |\n| ledger | open | - |",
+            Grade.ACTIONABLE,
+        ),
+        (
+            "| item | rule |\n| --- | --- |\n| payroll batch | reprocess freely after step 3 |",
+            Grade.INVERTED,
+        ),
+        ("| item | status |\n|---|---|\n| payroll batch | ran at 02:00 |", Grade.DROPPED),
+    ],
+)
+def test_a_rule_in_a_table_grades_as_its_sentence(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("rows", "grade"),
+    [
+        (
+            ["| 1 | archive the raw uploads | pending |", "| 2 | run the dedupe job | todo |"],
+            Grade.ACTIONABLE,
+        ),
+        (
+            ["| 1 | run the dedupe job | next |", "| 2 | archive the raw uploads | later |"],
+            Grade.INVERTED,
+        ),
+    ],
+)
+def test_a_table_of_numbered_steps_is_a_plan(rows: list[str], grade: Grade) -> None:
+    text = "\n".join(["| Step | Task | Status |", "|---|---|---|", *rows])
+    assert grade_one(text, ARCHIVE).grade is grade
+
+
 # Lines that take every part in `structured` and `_prose`: pairs, braces, keys that open a
 # nesting and keys with values, list items named by an id, comments, indents, blank lines.
 _LINES = st.sampled_from(
@@ -102,6 +160,9 @@ _LINES = st.sampled_from(
         "",
         "[05:11:27] WARN pricing: retrying",
         "### Rules",
+        "| job | rule |",
+        "|---|---|",
+        "| payroll | never rerun = true |",
     ]
 )
 
