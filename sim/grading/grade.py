@@ -17,7 +17,15 @@ from sim.grading import anaphora
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object, read_for
 from sim.grading.frames import function_word as _function_word
-from sim.grading.lexicon import ANTONYMS, BOUND_RE, IMMEDIATE_RE, RELATION_RE, SKIP_RE, Relation
+from sim.grading.lexicon import (
+    ANTONYMS,
+    BOUND_RE,
+    IMMEDIATE_RE,
+    RELATION_RE,
+    SKIP_RE,
+    STAND_IN_BODY,
+    Relation,
+)
 from sim.grading.mentions import gist, label_names_object
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.references import covers, relation_of, stem
@@ -151,6 +159,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text))
     ):
         present.add("action")  # "skip the migration" names the required action by its absence
+    elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):
+        present.add("action")  # "offer letters go out only once ...": the object's action
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
     if any(v in text for v in frame.settings):
@@ -261,6 +271,23 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):
         return DEGRADED, missing or ("modality",)
     return None
+
+
+@lru_cache(maxsize=4_096)
+def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
+    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    return re.compile(
+        r"^ (?:(?:the|a|an|any|all|every|each|our|their|this|that|these|those) )*(?:"
+        + body
+        + r") (?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
+        r"then|just|to) )*(?:" + STAND_IN_BODY + r")(?![\w-])"
+    )
+
+
+def _stands_in(objects: tuple[str, ...], text: str) -> bool:
+    """Whether a clause opens with the fact's object and its verb is one that stands in for
+    any action on it (sim.grading.lexicon.STAND_IN)."""
+    return bool(objects) and _stand_in(objects).match(text) is not None
 
 
 _ANY = re.compile(

@@ -179,6 +179,15 @@ IMMEDIATE = (
 )  # fmt: skip
 """An order to act at once: for an action that waits for someone's yes, acting without it."""
 
+STAND_IN = (
+    "go out", "go live", "go ahead", "go forward", "move forward", "go to", "proceed",
+    "happen", "take place", "be blocked", "is blocked", "are blocked", "get blocked",
+    "stays blocked", "remains blocked",
+)  # fmt: skip
+"""Verbs that stand in for any action on their subject: "offer letters go out only once the
+check clears" says when they are sent, "the event can go live once Priya confirms" when it
+starts. Read as the fact's action only where the fact's object is their subject."""
+
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
          "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",
          "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
@@ -270,6 +279,9 @@ DIRECTIVE_RE = _any(DIRECTIVE)
 HEDGE_RE = _any(HEDGE)
 GESTURE_RE = _any(GESTURE)
 IMMEDIATE_RE = _any(IMMEDIATE)
+STAND_IN_BODY = "|".join(
+    re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
+)
 BOUND_RE = _any(BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))

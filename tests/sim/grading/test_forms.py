@@ -120,3 +120,35 @@ def test_a_verb_before_an_action_word_is_no_object_and_a_synonyms_noun_is_no_act
         "Customer refund batch payout pending.\nPlease speed up the shipments view, it takes 8 s."
     )
     assert grade_one(text, refunds).grade is not Grade.INVERTED
+
+
+PAYOUT = declare_fact(
+    "Do not send the refund batch until finance approves.",
+    {"action": ["send"], "object": ["refund batch"], "condition": ["until finance approves"]},
+    fact_id="refund",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The refund batch goes out only once finance approves.",
+        "The refund batch can go ahead once finance approves, not before.",
+        "Refund batch is blocked until finance approves.",
+    ],
+)
+def test_a_verb_that_stands_in_for_the_objects_action_keeps_the_rule(text: str) -> None:
+    assert grade_one(text, PAYOUT).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The payroll export goes out only once finance approves.",  # another object
+        "The refund batch went out yesterday.",  # a report, no rule
+        "Finance approves the refund batch so it can go out.",  # the object is no subject
+    ],
+)
+def test_a_stand_in_verb_keeps_nothing_but_its_own_subjects_rule(text: str) -> None:
+    assert not grade_one(text, PAYOUT).grade.at_floor
