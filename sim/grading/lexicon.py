@@ -136,7 +136,10 @@ DIRECTIVE = (
 """A positive clause with one of these (or opening with the action) tells the agent to act;
 without, it only describes ("the old backups are slated for deletion")."""
 
-EXCLUSIVE = ("only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than")
+EXCLUSIVE = (
+    "only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than",
+    "at the latest", "at latest",
+)  # fmt: skip
 """A positive clause with one of these forbids everything else: "deploy only after X"."""
 
 EXCEPT = ("but", "except", "other than", "besides", "apart from", "save for", "except for")

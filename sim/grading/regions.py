@@ -71,6 +71,21 @@ _TRAILING = frozenset(
 )  # fmt: skip
 
 
+_NOT = re.compile(r" (?:not|never) ")  # "no critical findings" is read by its antonyms
+
+
+def _negated(tokens: tuple[str, ...], start: int, end: int, ref: frozenset[str]) -> bool:
+    """Whether the condition is denied after its relation word, before or within its own words
+    ("when the ticket is not tagged legal-hold", "when the build is not flagged"): that states
+    the condition's opposite."""
+    lead = " " + " ".join(tokens[max(0, start - 5) : start]) + " "
+    words = list(lx.RELATION_RE.finditer(lead))
+    if not words:
+        return False
+    inside = " " + " ".join(t for t in tokens[start:end] if t not in ref) + " "
+    return _NOT.search(lead[words[-1].end() :] + inside) is not None
+
+
 class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
@@ -110,6 +125,8 @@ def region(frame: Frame, clause: Clause) -> Region:
             relation = found[1]
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
+            if frame.conditional and _negated(tokens, start, end, ref.tokens):
+                relation = lx.OPPOSITE[relation]  # "only when the ticket is not tagged X"
             if (
                 (clause.deferred and found[0] in lx.GATES)
                 or (clause.reading is Reading.FORBID and found[0] in _NEEDS)

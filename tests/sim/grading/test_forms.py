@@ -152,3 +152,43 @@ def test_a_verb_that_stands_in_for_the_objects_action_keeps_the_rule(text: str) 
 )
 def test_a_stand_in_verb_keeps_nothing_but_its_own_subjects_rule(text: str) -> None:
     assert not grade_one(text, PAYOUT).grade.at_floor
+
+
+SHIP = declare_fact(
+    "If the build is flagged, do not ship the artifact.",
+    {"action": ["ship"], "object": ["artifact"], "condition": ["build is flagged"]},
+    fact_id="ship",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Shipping the artifact is only allowed when the build is not flagged.", Grade.ACTIONABLE),
+        ("Ship the artifact only when the build is flagged.", Grade.INVERTED),
+        ("Never ship the artifact when the build is not flagged.", Grade.INVERTED),
+    ],
+)
+def test_a_denied_condition_is_the_conditions_opposite(text: str, grade: Grade) -> None:
+    assert grade_one(text, SHIP).grade is grade
+
+
+PUBLISH = declare_fact(
+    "Do not publish the quarterly report after step 5.",
+    {"action": ["publish"], "object": ["quarterly report"], "condition": ["after step 5"]},
+    fact_id="publish",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Publish the quarterly report by step 5 at the latest.", Grade.ACTIONABLE),
+        ("Publish the quarterly report at step 6 at the earliest.", Grade.INVERTED),
+    ],
+)
+def test_at_the_latest_bounds_the_action(text: str, grade: Grade) -> None:
+    assert grade_one(text, PUBLISH).grade is grade
