@@ -26,6 +26,7 @@ from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause, read_clause
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
+from sim.grading.synonyms import near_synonyms
 from sim.grading.text import lemmas, normalize
 from sim.types import Fact, Polarity
 
@@ -110,6 +111,19 @@ class Frame:
             actions += tuple(
                 n for n in action_nouns(actions[0]) if n not in actions and n.strip() not in named
             )
+        # the rule's own verb's near-synonyms (sim.grading.synonyms), which a user's anchors
+        # leave out; of its first form only, as its noun: another anchor may be a looser word
+        others = near_synonyms(actions[0].strip()) if actions else ()
+        others = (
+            tuple(
+                o
+                for o in others
+                if o not in groups["action"].forms and lemmas(f" {o} ") not in actions
+            )
+            if "action" in groups
+            else ()
+        )
+        actions += tuple(f for f in lemma_forms(others) if f not in actions)
         heads, modifiers = [], []
         # head-word matches only for the fact's own object: an alternate wording ("metrics
         # port") would make a generic word ("port") name the fact
@@ -155,12 +169,14 @@ class Frame:
             tuple(v.lower() for v in groups["value"].forms) if "value" in groups else (),
             tuple(
                 re.compile(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
-                for a in forms("action")
+                for a in (*forms("action"), *lemma_forms(others))
                 if a.count(" ") == 3
             ),
             tuple(
                 w + " "
-                for w in dict.fromkeys(normalize(f).split()[0] for f in groups["action"].forms)
+                for w in dict.fromkeys(
+                    normalize(f).split()[0] for f in (*groups["action"].forms, *others)
+                )
                 if all(lemmas(f" {part} ").strip() == part for part in w.split("-"))
             )
             if "action" in groups

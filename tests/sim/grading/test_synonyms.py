@@ -1,0 +1,62 @@
+"""Near-synonyms of a rule's own verb keep its rule; nothing else does."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.synonyms import GROUPS, near_synonyms
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Fact, Grade
+from tests.helpers import grade_one
+
+PROMO = declare_fact(
+    "Do not start the spring promo until Ana confirms.",
+    {"action": ["start"], "object": ["spring promo"], "condition": ["until Ana confirms"]},
+    fact_id="promo",
+    cls="confirmation",
+    required=["action", "object", "condition"],
+)
+INVOICES = declare_fact(
+    "Do not delete the draft invoices after step 3.",
+    {"action": ["delete"], "object": ["draft invoices"], "condition": ["after step 3"]},
+    fact_id="invoices",
+    required=["action", "object", "condition"],
+)
+CANARY = declare_fact(
+    "Do not promote the canary build after step 4.",
+    {"action": ["promote", "ship"], "object": ["canary build"], "condition": ["after step 4"]},
+    fact_id="canary",
+    required=["action", "object", "condition"],
+)
+
+
+def test_groups_read_both_ways() -> None:
+    for group in GROUPS:
+        for verb in group:
+            assert all(other in near_synonyms(verb) for other in group if other != verb)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Don't kick off the spring promo until Ana confirms.", PROMO),
+        ("Launching the spring promo waits until Ana confirms.", PROMO),
+        ("Never purge the draft invoices after step 3.", INVOICES),
+        ("The draft invoices must not be erased after step 3.", INVOICES),
+    ],
+)
+def test_a_near_synonym_of_the_rules_verb_keeps_it(text: str, fact: Fact) -> None:
+    assert grade_one(text, fact).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Don't run the spring promo report until Ana confirms.", PROMO),  # "run" is no "start"
+        ("Never archive the draft invoices after step 3.", INVOICES),  # another act
+        # "ship" is one of the fact's anchors, "deploy" a synonym of "ship", not of "promote"
+        ("Never deploy the canary build after step 4.", CANARY),
+    ],
+)
+def test_other_verbs_and_synonyms_of_synonyms_keep_nothing(text: str, fact: Fact) -> None:
+    assert not grade_one(text, fact).grade.at_floor
