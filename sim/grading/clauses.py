@@ -16,6 +16,8 @@ import re
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
     r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b)"
+    # ", while X can ...": a contrast, not a time ("while step 3 runs")
+    r"|,\s*(?=while\s[^,;.]*?\b(?:can|may|allowed|fine|free)\b)"
     r"|\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
     re.IGNORECASE,
 )

@@ -216,6 +216,11 @@ _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
     r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short) ",
+    # a pin reported past: "300 s was the old pin", "48 frames was a temporary workaround and
+    # has been dropped"
+    r" {v} (?:\S+ ){{0,6}}(?:be|is|are) (?:\S+ )?"
+    r"(?:old|previous|former|temporary|outdated|obsolete) ",
+    r" {v} (?:\S+ ){{0,12}}(?:have be|has be|be|get) (?:drop|remove|retire|abandon|scrap|revert) ",
 )  # fmt: skip
 _VALUE_KINDS = (
     (r"^[a-z]{2}-[a-z]+-\d$", r"\b[a-z]{2}-[a-z]+-\d\b"),  # a cloud region

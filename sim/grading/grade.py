@@ -36,9 +36,14 @@ from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade, Grade, Polarity
 
 
-def sentence_polarity(normalized: str) -> Polarity:
-    """A polarity class, so "must never" = "do not" = "no X" = "X deferred"."""
-    clause = read_clause(lemmas(normalized))
+def sentence_polarity(normalized: str, names: tuple[str, ...] = ()) -> Polarity:
+    """A polarity class, so "must never" = "do not" = "no X" = "X deferred". `names` (lemma
+    forms of the fact's object, setting and value) are read as names, not cues: "must use a
+    block size of 6" requires, "the no-reply inbox must stay on" requires."""
+    text = lemmas(normalized)
+    for name in names:
+        text = text.replace(name, " ")
+    clause = read_clause(text)
     if clause.reading is Reading.FORBID:
         return Polarity.FORBID
     if clause.exclusive and RELATION_RE.search(clause.text):  # "only X after Y": a gate
@@ -134,7 +139,7 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
 
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
 _MAY_SPLIT = re.compile(
-    r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
+    r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also|while)\b"
     r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
     re.IGNORECASE,
 )

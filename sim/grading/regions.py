@@ -71,6 +71,7 @@ _TRAILING = frozenset(
 )  # fmt: skip
 
 
+_UNLESS = re.compile(r" (?:unless|except if|except when)$")
 _NOT = re.compile(r" (?:not|never) ")  # "no critical findings" is read by its antonyms
 
 
@@ -106,8 +107,10 @@ def region(frame: Frame, clause: Clause) -> Region:
     """Where the clause puts the action relative to the fact's condition."""
     if frame.region is None:
         return Region.NONE
-    if any(o in clause.text for o in frame.opposites):
-        return Region.OPPOSITE
+    for o in frame.opposites:
+        at = clause.text.find(o)
+        if at >= 0:  # "issue the ticket unless the passport is valid": the condition itself
+            return Region.SAME if _UNLESS.search(clause.text[:at]) else Region.OPPOSITE
     if any(c in clause.text for c in frame.literals):
         return Region.SAME
     tokens = clause.tokens

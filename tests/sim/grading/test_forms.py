@@ -10,6 +10,7 @@ from sim.grading.frames import action_nouns
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade
 from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import PAYROLL
 
 REFUND = declare_fact(
     "Do not cancel the annual subscription after step 2.",
@@ -192,3 +193,57 @@ PUBLISH = declare_fact(
 )
 def test_at_the_latest_bounds_the_action(text: str, grade: Grade) -> None:
     assert grade_one(text, PUBLISH).grade is grade
+
+
+RETENTION = declare_fact(
+    "The audit archive must use a retention of 30 days.",
+    {"object": ["audit archive"], "setting": ["retention"], "value": ["30 days"]},
+    fact_id="retention",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Audit archive retention: 30 days was the old pin; the new target is 14 days.",
+         Grade.INVERTED),
+        ("The 30 days retention on the audit archive was temporary and has been dropped.",
+         Grade.INVERTED),
+        ("The audit archive keeps a retention of 30 days; the old 90-day setting is gone.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_pin_reported_past_is_reversed(text: str, grade: Grade) -> None:
+    assert grade_one(text, RETENTION).grade is grade
+
+
+def test_a_while_that_permits_is_a_clause_of_its_own() -> None:
+    text = (
+        "The expense batch must not be reprocessed, while the payroll batch can be reprocessed "
+        "after step 3 if finance asks."
+    )
+    assert grade_one(text, PAYROLL).grade is Grade.INVERTED
+    # a "while" of time stays in the rule's clause
+    text = "Never reprocess the payroll batch after step 3, while the ledger sync runs."
+    assert grade_one(text, PAYROLL).grade.at_floor
+
+
+FLAGGED = declare_fact(
+    "If the build is flagged, do not ship the artifact.",
+    {"action": ["ship"], "object": ["artifact"], "condition": ["build is flagged"]},
+    opposites={"condition": ["build is clean"]},
+    fact_id="flagged",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Ship the artifact unless the build is clean.", Grade.INVERTED),
+        ("Ship the artifact only if the build is clean.", Grade.ACTIONABLE),
+    ],
+)
+def test_unless_before_a_declared_opposite_names_the_condition(text: str, grade: Grade) -> None:
+    assert grade_one(text, FLAGGED).grade is grade

@@ -171,3 +171,23 @@ def test_the_documented_registry_sample_loads() -> None:
     registry = parse_registry(tomllib.loads(sample), "docs/floor-gate.md")
     assert [f.fact_id for f in registry.facts] == ["payment-restart-needs-yes"]
     assert registry.facts[0].floor.min_span_tokens == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "anchors"),
+    [
+        (
+            "The randomization must use a block size of 6.",
+            {"setting": ["block size"], "object": ["randomization"], "value": ["6"]},
+        ),
+        (
+            "The no-reply inbox must use the shared signature.",
+            {"object": ["no-reply inbox"], "value": ["shared signature"]},
+        ),
+    ],
+)
+def test_a_cue_word_inside_a_name_is_no_restriction(
+    text: str, anchors: dict[str, list[str]]
+) -> None:
+    fact = declare_fact(text, anchors, fact_id="named")  # raised "grades inverted" before
+    assert fact.polarity is Polarity.REQUIRE
