@@ -215,6 +215,7 @@ dropout entirely, since 0.1 was hurting convergence"."""
 _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
+    r" deviation from {v} ", r" departure from {v} ",
     r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short) ",
     # a pin reported past: "300 s was the old pin", "48 frames was a temporary workaround and
     # has been dropped"

@@ -203,15 +203,22 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if frame.values and agrees and any(c.search(text) for c in frame.cancels):
         return INVERTED, ("value",)  # "disable dropout entirely": no pinned rate at all
-    if frame.values and "value" in present and any(m.search(text) for m in frame.moved_off):
+    moved = frame.values and "value" in present and any(m.search(text) for m in frame.moved_off)
+    if moved and (agrees or revoked):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
+    if moved and clause.reading is Reading.FORBID:
+        agrees = True  # "changing it away from 300 seconds is not allowed": the move is refused
     if frame.values and "value" in present and agrees and _loosened(frame, clause):
         return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
     if (
         frame.values
         and "value" in present
         and not agrees
-        and (_refuses_others(frame, clause) or _KEEP_VALUE.search(text))
+        and (
+            _refuses_others(frame, clause)
+            or _KEEP_VALUE.search(text)
+            or (not revoked and _HELD_AT.search(text))
+        )
     ):
         agrees = True  # "ts in UTC, never local time", "dpi 300, do not change it": the
         # negation is about the alternatives
@@ -398,6 +405,11 @@ _KEEP_VALUE = re.compile(
 )
 """A pinned value's change forbidden: the pin kept ("dropout 0.1, fixed; do not tune it")."""
 
+_HELD_AT = re.compile(
+    r" (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed|hold|held) (?:\S+ )?(?:at|to|on) "
+)
+"""A restriction word that holds the value itself: "the interval is locked at 48 frames"."""
+
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 
 
@@ -423,7 +435,12 @@ def _refuses_others(frame: Frame, clause: Clause) -> bool:
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
     if frame.other_value is not None and frame.other_value.search(clause.raw.lower()):
         return True
-    return bool(present & {"setting", "action"}) and _ANY.search(clause.text) is not None
+    # "any other value is not allowed" refuses the others: it keeps the pin
+    return (
+        bool(present & {"setting", "action"})
+        and _ANY.search(clause.text) is not None
+        and clause.reading is not Reading.FORBID
+    )
 
 
 _GATES = frozenset({Relation.BEFORE, Relation.IF})

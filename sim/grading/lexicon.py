@@ -324,6 +324,9 @@ _ANTONYMS = {
         "clean",
     ),
     "open": ("closed", "resolved", "fixed"),
+    "missing": ("file", "present", "received", "submitted", "provided", "signed"),
+    "expire": ("valid",),
+    "flag": ("clean", "cleared"),
 }
 """Words whose swap turns a condition into its complement ("tests fail" / "tests pass")."""
 ANTONYMS = {lemma_phrase(k): tuple(lemma_phrase(v) for v in vs) for k, vs in _ANTONYMS.items()}

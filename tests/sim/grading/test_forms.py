@@ -247,3 +247,45 @@ FLAGGED = declare_fact(
 )
 def test_unless_before_a_declared_opposite_names_the_condition(text: str, grade: Grade) -> None:
     assert grade_one(text, FLAGGED).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Moving the audit archive retention away from 30 days is not allowed.", Grade.ACTIONABLE),
+        ("Any deviation from the 30 days retention on the audit archive is prohibited.",
+         Grade.ACTIONABLE),
+        ("Audit archive retention is locked at 30 days; any other value is not allowed.",
+         Grade.ACTIONABLE),
+        ("Audit archive retention moved away from 30 days.", Grade.INVERTED),
+        ("The 30 days retention for the audit archive was dropped; pick any retention.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_refused_move_off_a_pin_keeps_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, RETENTION).grade is grade
+
+
+CHAT = declare_fact(
+    "If a driver's safety form is missing, do not unlock the van.",
+    {"action": ["unlock"], "object": ["van"], "condition": ["safety form is missing"]},
+    fact_id="van",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        (
+            "The van may be unlocked only once the driver's safety form is on file.",
+            Grade.ACTIONABLE,
+        ),
+        # a gate stated positively: unlocking waits for the form, as the rule says
+        ("Unlock the van once the driver's safety form is received.", Grade.ACTIONABLE),
+        ("Unlock the van even if the driver's safety form is missing.", Grade.INVERTED),
+    ],
+)
+def test_a_missing_forms_complement_is_its_being_on_file(text: str, grade: Grade) -> None:
+    assert grade_one(text, CHAT).grade is grade
