@@ -27,16 +27,30 @@ _MODAL_KEYS = re.compile(
 
 
 def _words(key: str) -> str:
-    return key.replace("_", " ").strip()
+    return key.replace("_", " ").replace(".", " ").strip()
+
+
+# a key's unit, written as its last word ("timeout_s", "slot_minutes", "retention_days")
+_UNITS = {
+    "s": "seconds", "sec": "seconds", "secs": "seconds", "seconds": "seconds",
+    "ms": "milliseconds", "min": "minutes", "mins": "minutes", "minutes": "minutes",
+    "h": "hours", "hr": "hours", "hrs": "hours", "hours": "hours", "days": "days",
+    "d": "days", "pct": "percent", "percent": "percent", "mb": "MB", "gb": "GB", "kb": "KB",
+}  # fmt: skip
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
 def _leaf(key: str, value: str) -> str:
-    """One key and its value as words: a boolean says whether the key holds."""
+    """One key and its value as words: a boolean says whether the key holds, a number takes
+    the unit its key ends in ("upload_interval_s: 300" reads "upload interval: 300 seconds")."""
     bare = value.strip().strip("\"'").lower()
     if bare in _TRUE:
         return _words(key)
     if bare in _FALSE:
         return "not " + _words(key)
+    words = _words(key).split()
+    if len(words) > 1 and words[-1].lower() in _UNITS and _NUMBER.match(bare):
+        return f"{' '.join(words[:-1])}: {bare} {_UNITS[words[-1].lower()]}"
     return f"{_words(key)}: {value.strip()}"
 
 

@@ -20,13 +20,13 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("stop", "halt", "shut down", "switch off", "turn off"),
     ("send", "dispatch", "send out", "mail out", "email out"),
     ("publish", "post", "put up", "advertise"),
-    ("restart", "reboot", "bounce", "recycle"),
+    ("restart", "reboot", "bounce", "recycle", "power-cycle", "power cycle"),
     ("rerun", "re-run", "redo", "run again", "repeat"),
     ("regenerate", "recompute", "rebuild", "recreate", "redo"),
     ("merge", "combine", "consolidate", "unify"),
     ("back up", "snapshot", "take a backup of"),
     ("export", "dump", "extract"),
-    ("modify", "change", "alter", "edit", "tweak"),
+    ("modify", "change", "alter", "edit", "tweak", "amend"),
     ("increase", "raise", "bump", "bump up", "up"),
     ("decrease", "lower", "reduce", "turn down"),
     ("cancel", "call off", "terminate"),
@@ -40,6 +40,8 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("overwrite", "clobber"),
     ("refund", "reimburse"),
     ("archive", "shelve"),
+    ("deny", "decline", "reject", "turn down"),
+    ("schedule", "book"),
 )
 """Near-synonym groups, each read in both directions."""
 

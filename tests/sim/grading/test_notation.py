@@ -45,6 +45,17 @@ def test_booleans_say_whether_the_key_holds() -> None:
     ]
 
 
+def test_a_key_ending_in_a_unit_gives_its_number_the_unit() -> None:
+    assert prose_lines("pool:\n  drain_timeout_s: 30\n  max.retention_days: 14") == [
+        "pool:",
+        "pool drain timeout: 30 seconds",
+        "pool max retention: 14 days",
+    ]
+    assert prose_lines("limits: window_ms=250 s=3") == [
+        "limits: window: 250 milliseconds; limits: s: 3"
+    ]
+
+
 def test_pairs_are_led_by_the_text_before_them() -> None:
     assert prose_lines("pool: workers=8 queue=fifo (agreed)") == [
         "pool: workers: 8; pool: queue: fifo (agreed)"
