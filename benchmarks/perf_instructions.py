@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -52,7 +53,7 @@ def _instructions(root: Path, trials: int) -> int:
             str(trials),
         ],
         cwd=root,
-        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"},
+        env={**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"},
         capture_output=True,
         text=True,
         check=True,
