@@ -254,6 +254,12 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
 
 
 _NOUN_SUFFIXES = ("ion", "al", "ment")
+_NOUNS = {  # common verbs whose noun no regular ending gives
+    "deny": "denial", "issue": "issuance", "enable": "enablement", "apply": "application",
+    "refuse": "refusal", "dismiss": "dismissal", "accept": "acceptance", "submit": "submission",
+    "admit": "admission", "transmit": "transmission", "pay": "payment", "close": "closure",
+    "disclose": "disclosure", "expose": "exposure", "seize": "seizure",
+}  # fmt: skip
 _NOUN_RULES = (  # (verb ending, what replaces it): English's regular nominalizations
     ("ify", "ification"), ("ize", "ization"), ("ise", "isation"), ("ate", "ation"),
     ("ete", "etion"), ("ute", "ution"), ("ect", "ection"), ("ert", "ertion"), ("ict", "iction"),
@@ -269,6 +275,8 @@ def action_nouns(action: str) -> tuple[str, ...]:
     "renewal" for "renew", "deployment" for "deploy", "cancellation" for "cancel", so a
     declared action needs its verb forms only. Regular endings only: one form per verb."""
     word = action.strip()
+    if word in _NOUNS:
+        return (lemmas(normalize(_NOUNS[word])),)
     if " " in word or "-" in word or len(word) < 4 or not word.isalpha():
         return ()
     for ending, noun in _NOUN_RULES:

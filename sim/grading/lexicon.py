@@ -33,8 +33,9 @@ NEGATION = (
     "prohibited", "ban", "banned", "disallow", "disallowed", "off-limits", "off limit",
     "off limits", "freeze", "frozen", "block", "blocked", "skip", "stop", "halt", "halted",
     "lock", "locked", "under no circumstance", "nothing", "none", "refuse", "reject", "veto",
-    "embargo", "moratorium", "cease", "suspend", "suspended", "keep away from",
-    "stay away from", "leave alone", "leave untouched", "untouched", "hands off",
+    "embargo", "moratorium", "cease", "suspend", "suspended", "withhold", "withheld",
+    "keep away from", "stay away from", "leave alone", "leave untouched", "untouched",
+    "hands off",
     "bad idea", "not a good idea", "unwise", "inadvisable", "discourage", "discouraged",
     "leave it alone", "leave them alone", "leave it be", "leave them be", "let it be",
     "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
@@ -185,11 +186,14 @@ IMMEDIATE = (
 STAND_IN = (
     "go out", "go live", "go ahead", "go forward", "move forward", "go to", "proceed",
     "happen", "take place", "be blocked", "is blocked", "are blocked", "get blocked",
-    "stays blocked", "remains blocked",
+    "stays blocked", "remains blocked", "is frozen", "are frozen", "stays frozen",
+    "is on hold", "are on hold", "stays on hold", "remains on hold", "is held", "are held",
+    "is paused", "are paused", "is withheld", "are withheld",
 )  # fmt: skip
 """Verbs that stand in for any action on their subject: "offer letters go out only once the
 check clears" says when they are sent, "the event can go live once Priya confirms" when it
-starts. Read as the fact's action only where the fact's object is their subject."""
+starts; "the newsletter is frozen while ..." forbids its sending. Read as the fact's action only
+where the fact's object is their subject."""
 
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
          "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",

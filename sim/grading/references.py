@@ -89,6 +89,8 @@ _SAME_REF = {
     "resize": ("grow", "expand", "extend", "enlarge", "shrink"),
     "deploy": ("deployment", "rollout", "release", "ship", "push"),
     "percent": ("pct",),
+    "miss": ("lack", "lacking", "absent", "missing"),
+    "within": ("under", "less"),
 }  # fmt: skip
 
 

@@ -289,3 +289,55 @@ CHAT = declare_fact(
 )
 def test_a_missing_forms_complement_is_its_being_on_file(text: str, grade: Grade) -> None:
     assert grade_one(text, CHAT).grade is grade
+
+
+def test_common_verbs_have_their_irregular_nouns() -> None:
+    assert action_nouns(" deny ") == (" denial ",) and action_nouns(" issue ") == (" issuance ",)
+
+
+WAIVER = declare_fact(
+    "Do not deny the fee waiver until the branch manager confirms.",
+    {
+        "action": ["deny"],
+        "object": ["fee waiver"],
+        "condition": ["until the branch manager confirms"],
+    },
+    fact_id="waiver",
+    cls="confirmation",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Denial of the fee waiver is on hold until the branch manager confirms.",
+        "The fee waiver is frozen until the branch manager confirms.",
+    ],
+)
+def test_a_held_object_or_its_actions_noun_keeps_a_gate(text: str) -> None:
+    assert grade_one(text, WAIVER).grade is Grade.ACTIONABLE
+
+
+def test_a_held_object_beside_another_gate_keeps_nothing() -> None:
+    text = "The fee schedule is frozen until the branch manager confirms."
+    assert not grade_one(text, WAIVER).grade.at_floor
+
+
+BADGE = declare_fact(
+    "If a visitor's badge form is missing, do not open the lab door.",
+    {"action": ["open"], "object": ["lab door"], "condition": ["badge form is missing"]},
+    fact_id="badge",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+def test_lacking_a_form_is_missing_it() -> None:
+    text = "Never open the lab door for a visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+def test_withheld_restricts() -> None:
+    text = "Opening the lab door is withheld for any visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
