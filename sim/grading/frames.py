@@ -94,6 +94,14 @@ class Frame:
     masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
     cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
 
+    @property
+    def sequenced(self) -> bool:
+        """Whether a plan's order can state the rule: an ordering ("A before B"), or a gate
+        ("no X until Y": X comes after Y)."""
+        return self.ordering or (
+            self.polarity is Polarity.FORBID and self.region is Relation.BEFORE
+        )
+
     @classmethod
     def of(cls, fact: Fact) -> Frame:
         groups = {g.role: g for g in fact.anchors}

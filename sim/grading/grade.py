@@ -462,7 +462,7 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             best = found
             if best[0] == VERBATIM:
                 break
-    if m.frame.ordering and (best is None or best[0] > ACTIONABLE) and sentences.plans:
+    if m.frame.sequenced and (best is None or best[0] > ACTIONABLE) and sentences.plans:
         best = better(best, plan_evidence(fact, m, sentences.plans, counter))
     if mentioned:
         pairs = sentences.pairs
@@ -482,11 +482,13 @@ def better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
 
 def _takes_action(frame: Frame, item: str) -> bool:
     """Whether a plan's item takes the fact's action on its object, in a clause of its own
-    (an item's status, "pending, must finish before step 2", is another clause)."""
+    (an item's status, "pending, must finish before step 2", is another clause); an item that
+    is the object's name alone ("1. loudness normalization pass") is doing it."""
     for clause in clauses(item):
         lem = lemmas(normalize(clause))
+        named = any(lem.startswith(o) for o in frame.objects)  # "1. loudness normalization"
         if (
-            any(a in lem for a in frame.actions)
+            (named or any(a in lem for a in frame.actions))
             and has_object(frame, lem)
             and read_for(frame, lem).reading is Reading.POSITIVE
         ):
@@ -499,7 +501,7 @@ def plan_evidence(
 ) -> Evidence | None:
     """What an ordered list says of an ordering: the item that takes the action on the object
     before the item that names the reference keeps it; after it, reverses it
-    (sim.grading.plans)."""
+    (sim.grading.plans). For a gate ("no X until Y") the other way round: X after Y keeps it."""
     frame = m.frame
     for items in plans:
         lems = [lemmas(normalize(i)) for i in items]
@@ -521,7 +523,7 @@ def plan_evidence(
             continue
         raw = f"{items[min(act, ref)]} / {items[max(act, ref)]}"
         span = counter.count(raw)
-        if act < ref:
+        if (act < ref) == frame.ordering:
             if span < fact.floor.min_span_tokens:
                 return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
             return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)

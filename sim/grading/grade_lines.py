@@ -213,7 +213,7 @@ class LineGrader:
         ks = [index[id(f)] for f in facts]
         if planned and (
             ordering := [
-                k for k in ks if self._matchers[k].frame.ordering and _not_kept(best.get(k))
+                k for k in ks if self._matchers[k].frame.sequenced and _not_kept(best.get(k))
             ]
         ):  # an order stated by a plan (sim.grading.plans)
             plans = plan_items(read)

@@ -26,7 +26,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("merge", "combine", "consolidate", "unify"),
     ("back up", "snapshot", "take a backup of"),
     ("export", "dump", "extract"),
-    ("modify", "change", "alter", "edit", "tweak", "amend"),
+    ("modify", "change", "alter", "edit", "tweak", "amend", "revise"),
     ("increase", "raise", "bump", "bump up", "up"),
     ("decrease", "lower", "reduce", "turn down"),
     ("cancel", "call off", "terminate"),

@@ -7,7 +7,7 @@ import pytest
 
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.runtime.floor_registry import declare_fact
-from sim.types import Grade
+from sim.types import Fact, Grade
 from tests.helpers import grade_one
 
 ARCHIVE = declare_fact(
@@ -60,3 +60,35 @@ def test_a_skipped_item_is_no_step_of_the_plan() -> None:
 )
 def test_a_passive_order_keeps_its_direction(text: str, grade: Grade) -> None:
     assert grade_one(text, ARCHIVE).grade is grade
+
+
+PRICES = declare_fact(
+    "Do not publish the price list until the buyer confirms.",
+    {"action": ["publish"], "object": ["price list"], "condition": ["until the buyer confirms"]},
+    fact_id="prices",
+    cls="confirmation",
+    required=["action", "object", "condition"],
+)
+CHECK = declare_fact(
+    "Run the schema check before the data load.",
+    {"action": ["run"], "object": ["schema check"], "condition": ["before the data load"]},
+    fact_id="check",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Next:\n1. get the buyer's confirmation\n2. publish the price list", PRICES,
+         Grade.ACTIONABLE),
+        ("Next:\n1. publish the price list\n2. get the buyer's confirmation", PRICES,
+         Grade.INVERTED),
+        ("Order:\n1. schema check\n2. data load", CHECK, Grade.ACTIONABLE),
+        ("Order:\n1. data load\n2. schema check", CHECK, Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_plan_orders_a_gate_and_an_item_may_be_its_objects_name(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
