@@ -25,11 +25,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 144,
-    "confirmation": 174,
-    "ordering": 206,
-    "prohibition": 283,
-    "value_pin": 165,
+    "conditional": 179,
+    "confirmation": 203,
+    "ordering": 217,
+    "prohibition": 319,
+    "value_pin": 200,
 }
 
 
@@ -41,7 +41,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 1_500 and len(facts) >= 60
+    assert len(cases) >= 1_850 and len(facts) >= 80
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
