@@ -99,7 +99,10 @@ ARCHIVE = declare_fact(
 
 
 def test_a_table_row_reads_as_one_line_per_cell_led_by_its_name() -> None:
-    text = "| job | state | rule |\n|---|:---:|---|\n| payroll batch | done | - |\n| ledger | open | x |"
+    text = (
+        "| job | state | rule |\n|---|:---:|---|\n| payroll batch | done | - |\n"
+        "| ledger | open | x |"
+    )
     assert prose_lines(text) == [
         "payroll batch: state done",
         "ledger: state open",
@@ -112,7 +115,8 @@ def test_a_table_row_reads_as_one_line_per_cell_led_by_its_name() -> None:
     [
         (
             "| item | status | rule |\n|---|---|---|\n"
-            "| payroll batch | ran (step 2) | no reprocessing after step 3 |\n| ledger | open | - |",
+            "| payroll batch | ran (step 2) | no reprocessing after step 3 |\n"
+            "| ledger | open | - |",
             Grade.ACTIONABLE,
         ),
         (
