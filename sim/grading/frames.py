@@ -239,6 +239,7 @@ _VALUE_KINDS = (
      r"|utc ?[+-] ?\d+|[a-z]+/[a-z_]+)\b"),
     (r"^(?:warn|info|debug|error|trace)$", r"\b(?:debug|info|error|trace|fatal|warning|warn)\b"),
     (r"^[a-z]{3}$", r"\b(?:usd|eur|gbp|jpy|chf|cad|aud)\b"),  # a currency
+    (r"^\d:\d$", r"(?<![\d:])\d ?: ?\d(?![\d:])"),  # a ratio ("2:1"; not a time, "14:00")
     (r"^[a-z]\d[a-z]?\.\w+$", r"\b[a-z]\d[a-z]?\.\w+\b"),  # an instance type
 )  # fmt: skip
 

@@ -28,7 +28,7 @@ def other_duration(value: str) -> re.Pattern[str]:
     that "took 14 min" is no retention period."""
     m = _DURATION.match(value)
     units = _SHORT if m is not None and m.group(2) in ("second", "minute") else _LONG
-    return re.compile(rf"(?<![\w.])\d+ ?(?:{units})(?![\w-])")
+    return re.compile(rf"(?<![\w.])\d+[ -]?(?:{units})(?![\w-])")  # "60-minute slots" too
 
 
 def equivalents(value: str) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ REACHED = {
     "confirmation": 203,
     "ordering": 217,
     "prohibition": 319,
-    "value_pin": 200,
+    "value_pin": 203,
 }
 
 

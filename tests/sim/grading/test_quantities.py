@@ -7,7 +7,7 @@ import pytest
 
 from sim.grading.quantities import equivalents, other_duration
 from sim.runtime.floor_registry import declare_fact
-from sim.types import Grade
+from sim.types import Fact, Grade
 from tests.helpers import grade_one
 
 EXPIRY = declare_fact(
@@ -40,3 +40,33 @@ def test_other_durations_are_of_the_pins_scale() -> None:
 )
 def test_a_duration_pin_is_read_by_amount(text: str, grade: Grade) -> None:
     assert grade_one(text, EXPIRY).grade is grade
+
+
+SPLIT = declare_fact(
+    "The traffic split must use a 3:1 ratio.",
+    {"object": ["traffic split"], "setting": ["ratio"], "value": ["3:1"]},
+    fact_id="split",
+)
+SLOTS = declare_fact(
+    "The clinic calendar must use 30-minute visit slots.",
+    {
+        "object": ["clinic calendar"],
+        "setting": ["visit slots"],
+        "value": ["30-minute", "30 minutes"],
+    },
+    fact_id="slots",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Traffic split moved to a 1:1 ratio for the test.", SPLIT, Grade.INVERTED),
+        ("Traffic split ratio stays 3:1; review at 14:00.", SPLIT, Grade.ACTIONABLE),
+        ("Clinic calendar switched to 20-minute visit slots.", SLOTS, Grade.INVERTED),
+    ],
+)
+def test_another_ratio_or_hyphenated_duration_is_another_value(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
