@@ -189,6 +189,8 @@ STAND_IN = (
     "stays blocked", "remains blocked", "is frozen", "are frozen", "stays frozen",
     "is on hold", "are on hold", "stays on hold", "remains on hold", "is held", "are held",
     "is paused", "are paused", "is withheld", "are withheld",
+    # with no verb at all: "Chat feature: off-limits for any student whose form is missing"
+    "off-limits", "on hold", "frozen", "withheld",
 )  # fmt: skip
 """Verbs that stand in for any action on their subject: "offer letters go out only once the
 check clears" says when they are sent, "the event can go live once Priya confirms" when it

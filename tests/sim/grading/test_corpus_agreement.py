@@ -25,7 +25,7 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 179,
+    "conditional": 180,
     "confirmation": 203,
     "ordering": 217,
     "prohibition": 319,

@@ -341,3 +341,15 @@ def test_lacking_a_form_is_missing_it() -> None:
 def test_withheld_restricts() -> None:
     text = "Opening the lab door is withheld for any visitor lacking a badge form."
     assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Fee waiver: on hold until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee waiver off-limits until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee schedule: on hold until the branch manager confirms.", Grade.DROPPED),
+    ],
+)
+def test_an_object_held_with_no_verb_names_its_action(text: str, grade: Grade) -> None:
+    assert grade_one(text, WAIVER).grade is grade
