@@ -289,7 +289,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
 def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
     body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
     return re.compile(
-        r"^ (?:(?:the|a|an|any|all|every|each|our|their|this|that|these|those) )*(?:"
+        r"^ (?:(?:but|and|so|yet|however|also|now|then|the|a|an|any|all|every|each|our|their|"
+        r"this|that|these|those) )*(?:"
         + body
         + r") (?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
         r"then|just|to) )*(?:" + STAND_IN_BODY + r")(?![\w-])"

@@ -353,3 +353,8 @@ def test_withheld_restricts() -> None:
 )
 def test_an_object_held_with_no_verb_names_its_action(text: str, grade: Grade) -> None:
     assert grade_one(text, WAIVER).grade is grade
+
+
+def test_a_stand_in_verb_after_a_conjunction_still_has_its_subject() -> None:
+    text = "The memo still waits on legal, but the fee waiver can go ahead right away."
+    assert grade_one(text, WAIVER).grade is Grade.INVERTED
