@@ -29,12 +29,13 @@ _REFERS_BACK = re.compile(
 # A sentence with no subject of its own that only finishes the previous one.
 _CONTINUES = re.compile(
     r"^(?:that|this|it|its|they|their|these|those|the same|same|such|the latter)\b"
-    r"|^(?:until|till|unless|not (?:before|until|unless)|only (?:after|once|if|when|until)"
-    r"|but only|and only|at least until|even if|even when)\b",
+    r"|^(?:until|till|unless|not (?:before|until|unless)"
+    r"|(?:but |and )?only (?:after|once|if|when|until|before)|at least until|even if|even when)\b",
     re.IGNORECASE,
 )
 """A sentence that opens with a pronoun or a bare condition finishes the one before: "The
-refund batch is built. It stays unsent until the user says yes." """
+refund batch is built. It stays unsent until the user says yes." ("And only delete the backups
+after a yes." opens with an order of its own: it finishes nothing.)"""
 # "From this point on ..." after "Step 4 is done.": the step is the condition
 _NOW = re.compile(
     r"\b(?:from (?:now|this point|here|then) on|from now|henceforth|going forward|from here)\b",

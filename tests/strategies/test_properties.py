@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sim.runs.records import trial_row
@@ -120,6 +120,8 @@ def test_a_level_that_passes_fits_its_budget(seed: int, name: str, target: int, 
 
 @settings(max_examples=examples(0.5))
 @given(SEEDS, TARGETS, COUNTS)
+# a planted "And only delete ..." read as finishing the rule above it, and graded inverted
+@example(seed=5, target=2000, k=5)
 def test_pinned_keeps_declared_facts_within_budget_or_refuses(
     seed: int, target: int, k: int
 ) -> None:

@@ -186,3 +186,21 @@ def test_an_order_against_a_conditional_names_its_trigger() -> None:
 def test_a_caution_about_part_of_the_object_is_a_gist() -> None:
     assert grade_one("Be careful with anything payroll related.", PAYROLL).grade is Grade.DEGRADED
     assert grade_one("The payroll team meets on Fridays.", PAYROLL).grade is Grade.DROPPED
+
+
+def test_an_order_opening_with_and_only_finishes_nothing() -> None:
+    backups = declare_fact(
+        "Only delete the old backups after the user says yes.",
+        {"action": ["delete"], "object": ["old backups"], "condition": ["after the user says yes"]},
+        fact_id="backups",
+        cls="confirmation",
+    )
+    text = (
+        "Oh, and do not start the nightly compaction job if disk usage is above 90%.\n"
+        "And only delete the old backups after the user says yes.\n"
+    )
+    assert grade_one(text, backups).grade.at_floor
+    # a bare condition still finishes the sentence before it
+    assert grade_one(
+        "Delete the old backups. But only after the user says yes.", backups
+    ).grade.at_floor
