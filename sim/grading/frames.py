@@ -151,6 +151,16 @@ class Frame:
         if region is None and condition:
             region = _default_region(fact)
         opposites = lemma_forms(tuple(o for g in fact.anchors for o in g.opposites))
+        literals = tuple(f" {c} " for c in condition if relation_of(c)[0] is not None)
+        if (
+            fact.polarity is Polarity.FORBID
+            and region in (Relation.AFTER, Relation.IF)
+            and _permits_only(fact.text)
+        ):
+            # "Only deploy the API after the tests pass": what it forbids is the act before
+            # then; its condition's own words name the side where the act is allowed
+            region = lx.OPPOSITE[region]
+            opposites, literals = (*opposites, *literals), ()
         values = forms("value")
         values += tuple(e for v in values for e in equivalents(v.strip()) if e not in values)
         return cls(
@@ -189,7 +199,7 @@ class Frame:
             )
             if "action" in groups
             else (),
-            tuple(f" {c} " for c in condition if relation_of(c)[0] is not None),
+            literals,
             fact.floor.required,
             "value" not in groups,
             tuple(p for v in forms("value") for p in count_patterns(v.strip())),
@@ -203,6 +213,12 @@ class Frame:
 
 
 _CUES = (lx.NEGATION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE, lx.HEDGE_RE, lx.GESTURE_RE, lx.WAIVE_RE)
+
+
+def _permits_only(text: str) -> bool:
+    """Whether a rule is stated as an exclusive permission ("only X after Y"), not a ban."""
+    lem = lemmas(normalize(text))
+    return lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None
 
 
 def _holds_cue(form: str) -> bool:

@@ -191,3 +191,23 @@ def test_a_cue_word_inside_a_name_is_no_restriction(
 ) -> None:
     fact = declare_fact(text, anchors, fact_id="named")  # raised "grades inverted" before
     assert fact.polarity is Polarity.REQUIRE
+
+
+def test_a_rule_stated_as_an_exclusive_permission_declares_and_grades() -> None:
+    # refused before as "grades inverted against its own floor": its condition's "after" was
+    # read as where the act is forbidden
+    fact = declare_fact(
+        "Only deploy the API after the tests pass.",
+        {"action": ["deploy"], "object": ["API"], "condition": ["after the tests pass"]},
+        fact_id="gate",
+    )
+    assert fact.polarity is Polarity.FORBID
+    graded = {
+        text: grade_one(text, fact).grade
+        for text in (
+            "Deploy the API only once the tests pass.",
+            "Don't deploy the API before the tests pass.",
+            "Deploy the API before the tests pass.",
+        )
+    }
+    assert list(graded.values()) == [Grade.ACTIONABLE, Grade.ACTIONABLE, Grade.INVERTED]
