@@ -29,7 +29,7 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 demo: $(STAMP)
 	$(BIN)/compsim demo scenarios/credential_rotation.toml
 
-# Every test, slow ones included (7-9 min on 2 cores). Tests that need the real-model extras or
+# Every test, slow ones included (about 9 min on 2 cores). Tests that need the real-model extras or
 # Debian's chromium skip with the reason; `make test-slow` installs the extras and runs them.
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
