@@ -19,6 +19,7 @@ fail <-> pass, on top of any declared opposites), or a revocation ("no longer", 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from sim.grading import lexicon as lx
@@ -28,7 +29,7 @@ from sim.grading.quantities import count_patterns, equivalents, is_duration, oth
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.synonyms import near_synonyms
 from sim.grading.text import lemmas, normalize
-from sim.types import Fact, Polarity
+from sim.types import AnchorGroup, Fact, Polarity
 
 _FUNCTION = COMMON_WORDS | frozenset(
     (
@@ -204,7 +205,7 @@ class Frame:
             "value" not in groups,
             tuple(p for v in forms("value") for p in count_patterns(v.strip())),
             fact.cls == "confirmation",
-            tuple(f for role in groups for f in forms(role) if role != "action" and _holds_cue(f)),
+            cue_names(fact.anchors),
             tuple(
                 re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
@@ -219,6 +220,14 @@ def _permits_only(text: str) -> bool:
     """Whether a rule is stated as an exclusive permission ("only X after Y"), not a ban."""
     lem = lemmas(normalize(text))
     return lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None
+
+
+def cue_names(anchors: Iterable[AnchorGroup]) -> tuple[str, ...]:
+    """A fact's own words that hold a cue ("legal hold", "block size", "no-reply inbox"), in
+    lemma space: names, not restrictions, both where the fact's text says what it is about and
+    where a summary does (`read_for`, and the floor registry's reading of the rule's polarity)."""
+    forms = lemma_forms(tuple(f for g in anchors if g.role != "action" for f in g.forms))
+    return tuple(f for f in forms if _holds_cue(f))
 
 
 def _holds_cue(form: str) -> bool:

@@ -37,9 +37,9 @@ from sim.types import Fact, FactGrade, Grade, Polarity
 
 
 def sentence_polarity(normalized: str, names: tuple[str, ...] = ()) -> Polarity:
-    """A polarity class, so "must never" = "do not" = "no X" = "X deferred". `names` (lemma
-    forms of the fact's object, setting and value) are read as names, not cues: "must use a
-    block size of 6" requires, "the no-reply inbox must stay on" requires."""
+    """A polarity class, so "must never" = "do not" = "no X" = "X deferred". `names` (the
+    fact's own words that hold a cue, sim.grading.frames.cue_names) are read as names: "must
+    use a block size of 6" requires."""
     text = lemmas(normalized)
     for name in names:
         text = text.replace(name, " ")

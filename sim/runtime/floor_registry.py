@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.errors import UserError
 from sim.files import read_toml
-from sim.grading.frames import lemma_forms
+from sim.grading.frames import cue_names
 from sim.grading.grade import grade_fact, sentence_polarity
 from sim.grading.sentences import Sentences
 from sim.grading.text import lemmas, normalize
@@ -44,7 +44,6 @@ REGISTRY_VERSION = 1
 _TOP_KEYS = ("version", "tokenizer", "budgets", "classes", "fact")
 _FACT_KEYS = ("id", "class", "text", "anchors", "opposites", "polarity", "floor")
 _FLOOR_KEYS = ("required", "min_span_tokens")
-_NAMES = ("object", "setting", "value")  # groups that name things: their cue words are names
 
 
 class FloorRegistryError(UserError):
@@ -123,8 +122,7 @@ def declare_fact(
             if abs(min_span_tokens) > MAX_TOKENS
             else f"{where}: floor.min_span_tokens={min_span_tokens} must be >= 0"
         )
-    names = lemma_forms(tuple(f for g in groups if g.role in _NAMES for f in g.forms))
-    reads_as = sentence_polarity(norm, names)
+    reads_as = sentence_polarity(norm, cue_names(groups))
     if polarity is None:
         pol = reads_as
     else:
