@@ -94,6 +94,7 @@ class Frame:
     confirmation: bool = False  # the action waits for someone's yes
     masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
     cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
+    setting_modifiers: tuple[str, ...] = ()  # "keyframe" of "keyframe interval", padded
 
     @property
     def sequenced(self) -> bool:
@@ -210,7 +211,16 @@ class Frame:
                 re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
             ),
+            _setting_modifiers(forms("setting")),
         )
+
+
+def _setting_modifiers(settings: tuple[str, ...]) -> tuple[str, ...]:
+    """The words before a multi-word setting's head ("keyframe" of "keyframe interval"): beside
+    the object and the pinned value they name the setting ("4K transcodes: keyframes every 48
+    frames"). The head alone does not: "rate", "size" and "interval" are every setting's."""
+    words = (w for st in settings for w in st.split()[:-1] if not function_word(w))
+    return tuple(f" {w} " for w in dict.fromkeys(words))
 
 
 _CUES = (lx.NEGATION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE, lx.HEDGE_RE, lx.GESTURE_RE, lx.WAIVE_RE)

@@ -168,8 +168,10 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         present.add("action")  # "offer letters go out only once ...": the object's action
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
-    if any(v in text for v in frame.settings):
-        present.add("setting")
+    if any(v in text for v in frame.settings) or (
+        "value" in present and any(w in text for w in frame.setting_modifiers)
+    ):
+        present.add("setting")  # "4K transcodes: keyframes every 48 frames" (beside the value)
     where = region(frame, clause)
     if where is Region.NONE and whole is not clause and not RELATION_RE.search(text):
         where = region(frame, whole)

@@ -358,3 +358,36 @@ def test_an_object_held_with_no_verb_names_its_action(text: str, grade: Grade) -
 def test_a_stand_in_verb_after_a_conjunction_still_has_its_subject() -> None:
     text = "The memo still waits on legal, but the fee waiver can go ahead right away."
     assert grade_one(text, WAIVER).grade is Grade.INVERTED
+
+
+WINDOW = declare_fact(
+    "The nightly ETL must use a batch window of 30 minutes.",
+    {"setting": ["batch window"], "object": ["nightly ETL"], "value": ["30 minutes"]},
+    fact_id="etl_window",
+    cls="value_pin",
+)
+DROPOUT = declare_fact(
+    "The sentiment model must use a dropout rate of 0.3.",
+    {"setting": ["dropout rate"], "object": ["sentiment model"], "value": ["0.3"]},
+    fact_id="dropout",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nightly ETL: batches are cut every thirty minutes, fixed.",
+        "The sentiment model trains with dropout at 0.3.",
+    ],
+)
+def test_a_settings_modifier_beside_its_value_names_the_setting(text: str) -> None:
+    fact = WINDOW if "ETL" in text else DROPOUT
+    assert grade_one(text, fact).grade.at_floor
+
+
+def test_a_settings_head_word_names_no_setting() -> None:
+    # "rate" is every rate's: the learning rate at the pinned number is no dropout pin
+    assert not grade_one("Sentiment model: learning rate 0.3.", DROPOUT).grade.at_floor
+    # the modifier without the pinned value names no pin
+    assert not grade_one("Nightly ETL: batches are cut hourly.", WINDOW).grade.at_floor
