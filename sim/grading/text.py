@@ -127,7 +127,24 @@ def normalize(text: str) -> str:
     if "step" in s:
         s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
         s = _STEP_ONWARD.sub(_onward, s)
+    if "wait" in s and " then " in s:
+        s = _WAIT_THEN.sub(r"\2 only after \1", s)
+        s = _THEN_WAIT.sub(r"\1 before \2", s)
     return " " + s + " "
+
+
+# "wait for the data, then change the slug": the order after "then" is the act, and the wait
+# gates it on what is waited for ("change the slug only after the data"), not on any other
+# condition the order states ("then change it after step 6" permits the change after step 6)
+# and "clear the hit, then wait for the yes" acts before the yes (a wait that names no other
+# relation: "then wait for Marcus before clearing it" still gates the clearing)
+_THEN_WAIT = re.compile(
+    r"^((?:(?!\b(?:not|no|never|wait)\b).)+?) (?:and )?then wait (?:for|until|till) "
+    r"((?:(?!\b(?:before|after|until|till|prior|once|first)\b)\S+ ?){1,8})$"
+)
+_WAIT_THEN = re.compile(
+    r"\b(?:wait|hold off) (?:for|until|till) (\S+(?: \S+){0,7}?) (?:and )?then (.+)$"
+)
 
 
 # Letters normalize writes that the raw text need not hold: the words contractions expand to.

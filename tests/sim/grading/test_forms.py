@@ -8,7 +8,7 @@ import pytest
 
 from sim.grading.frames import action_nouns
 from sim.runtime.floor_registry import declare_fact
-from sim.types import Grade
+from sim.types import Fact, Grade
 from tests.helpers import grade_one
 from tests.sim.grading.declared_rules import PAYROLL
 
@@ -391,3 +391,38 @@ def test_a_settings_head_word_names_no_setting() -> None:
     assert not grade_one("Sentiment model: learning rate 0.3.", DROPOUT).grade.at_floor
     # the modifier without the pinned value names no pin
     assert not grade_one("Nightly ETL: batches are cut hourly.", WINDOW).grade.at_floor
+
+
+MAILBOX = declare_fact(
+    "Do not archive the support mailbox until Ines confirms.",
+    {
+        "action": ["archive"],
+        "object": ["support mailbox"],
+        "condition": ["until Ines confirms", "Ines confirms"],
+    },
+    fact_id="mailbox",
+    cls="confirmation",
+)
+VOLUME = declare_fact(
+    "Do not resize the data volume after step 3.",
+    {"action": ["resize"], "object": ["data volume"], "condition": ["after step 3"]},
+    fact_id="volume",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Wait for Ines to confirm, then archive the support mailbox.", MAILBOX, Grade.ACTIONABLE),
+        ("Archive the support mailbox, then wait for Ines to confirm.", MAILBOX, Grade.INVERTED),
+        ("Tidy the labels, then wait for Ines to confirm before archiving the support mailbox.",
+         MAILBOX, Grade.ACTIONABLE),
+        # the wait gates the order on the metrics; the order itself permits the resize later
+        ("Wait for the metrics, then resize the data volume after step 3.", VOLUME,
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_wait_then_an_order_gates_the_order_on_what_is_waited_for(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
