@@ -29,7 +29,7 @@ from sim.grading.lexicon import (
 from sim.grading.mentions import gist, label_names_object
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.references import covers, relation_of, stem
-from sim.grading.regions import Region, region
+from sim.grading.regions import Region, denied_condition, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize
 from sim.tokens import Tokenizer
@@ -175,6 +175,14 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     where = region(frame, clause)
     if where is Region.NONE and whole is not clause and not RELATION_RE.search(text):
         where = region(frame, whole)
+    if clause.reading is Reading.FORBID and where is not Region.NONE:
+        denied = denied_condition(frame, clause)
+        if denied is not None:  # "print it only if the donor has not asked": the "not" is the
+            # condition's; the clause itself permits
+            rest = clause.tokens[: denied[0]] + clause.tokens[denied[1] :]
+            outside = read_clause(" " + " ".join(rest) + " ")
+            if outside.reading is not Reading.FORBID:
+                clause = replace(clause, reading=outside.reading)
     if where is not Region.NONE:
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)

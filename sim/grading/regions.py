@@ -87,6 +87,24 @@ def _negated(tokens: tuple[str, ...], start: int, end: int, ref: frozenset[str])
     return _NOT.search(lead[words[-1].end() :] + inside) is not None
 
 
+def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
+    """The tokens, from its relation word to its end, of a condition denied in the clause ("only
+    if the donor has not requested anonymity"), or None: the denial is the condition's, and the
+    clause's own modality is read without it."""
+    if not frame.conditional:
+        return None
+    tokens = clause.tokens
+    for ref in frame.references:
+        span = window(tokens, ref.tokens)
+        if span is None or not _negated(tokens, span[0], span[1], ref.tokens):
+            continue
+        lead = tokens[max(0, span[0] - 5) : span[0]]
+        for i in range(len(lead) - 1, -1, -1):
+            if lx.RELATION_RE.search(f" {lead[i]} "):
+                return span[0] - len(lead) + i, span[1]
+    return None
+
+
 class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
