@@ -153,9 +153,13 @@ def standard_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_standard_suite_summaries_are_byte_identical(standard_run: Path, tmp_path: Path) -> None:
-    assert bench(tmp_path / "b", "--jobs", "2", suite=STANDARD) == 0
-    names = ["summary.json", *(f"{c.name}/summary.json" for c in load_suite(STANDARD).cases)]
-    for name in names:
+    # two of its cases again, in one process instead of two: the same bytes whatever the
+    # number of workers or the cases run beside them (the whole suite twice took over a minute)
+    cases = ("superseded", "tight_ladder")
+    assert {c.name for c in load_suite(STANDARD).cases} >= set(cases)
+    args = [a for c in cases for a in ("--case", c)]
+    assert bench(tmp_path / "b", "--jobs", "1", *args, suite=STANDARD) == 0
+    for name in (f"{c}/summary.json" for c in cases):
         assert (standard_run / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
