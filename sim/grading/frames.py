@@ -95,6 +95,7 @@ class Frame:
     masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
     cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
     setting_modifiers: tuple[str, ...] = ()  # "keyframe" of "keyframe interval", padded
+    rivals: re.Pattern[str] | None = None  # another name in the object's place, in raw text
 
     @property
     def sequenced(self) -> bool:
@@ -212,7 +213,27 @@ class Frame:
                 for st in forms("setting")
             ),
             _setting_modifiers(forms("setting")),
+            _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
         )
+
+
+def _rivals(text: str, objects: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Raw-text form of another thing named where the fact's object is: another name in the
+    place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
+    for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
+    base" may be the rule's own."""
+    qualified = re.search(
+        rf"(?i:{re.escape(objects[0])})(?:e?s)? (at|in|on|for|from) (?:the )?([A-Z][a-z][\w-]*) "
+        r"([a-z]+)",
+        text,
+    )
+    if qualified is None:
+        return None
+    prep, name, noun = qualified.groups()
+    return re.compile(
+        rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
+        rf"[A-Z][a-z][\w-]* {re.escape(noun)}\b"
+    )
 
 
 def _setting_modifiers(settings: tuple[str, ...]) -> tuple[str, ...]:

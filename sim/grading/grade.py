@@ -157,6 +157,8 @@ def clause_texts(raw: str, lem: str) -> tuple[tuple[str, str], ...]:
 def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, ...]] | None:
     """One clause against the frame: (evidence rank, anchors missing), or None."""
     text = clause.text
+    if frame.rivals is not None and clause.raw and frame.rivals.search(clause.raw):
+        return None  # "do not clear PEP screening hits ...": a rule about another thing
     present = {"object"}
     if (
         any(a in text for a in frame.actions)

@@ -349,3 +349,25 @@ def test_a_denied_condition_is_the_conditions_not_the_clauses(
     text: str, fact: Fact, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+TILLS = declare_fact(
+    "Do not reconcile the cash tills at the Harbour branch after step 4.",
+    {"action": ["reconcile"], "object": ["cash tills"], "condition": ["after step 4"]},
+    fact_id="tills",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Cash tills at the Harbour branch: no reconciling after step 4.", True),
+        ("Do not reconcile the cash tills after step 4.", True),  # the name lost, not replaced
+        ("Do not reconcile the cash tills at the Airport branch after step 4.", False),
+        ("Never reconcile cash tills at the Quayside branch once past step 4.", False),
+    ],
+)
+def test_another_name_where_the_rule_names_its_object_is_another_object(
+    text: str, kept: bool
+) -> None:
+    assert grade_one(text, TILLS).grade.at_floor is kept
