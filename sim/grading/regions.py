@@ -14,7 +14,7 @@ from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause, Reading
-from sim.grading.references import relation_before, window
+from sim.grading.references import Reference, relation_before, window
 
 
 def _object_at(frame: Frame, tokens: tuple[str, ...]) -> int | None:
@@ -72,10 +72,11 @@ _TRAILING = frozenset(
 
 
 _UNLESS = re.compile(r" (?:unless|except if|except when)$")
-_NOT = re.compile(r" (?:not|never) ")  # "no critical findings" is read by its antonyms
+_NOT = re.compile(r" (?:not|never) ")
+_NOT_NO = re.compile(r" (?:not|never|no) ")  # "when it has no leak alarm"
 
 
-def _negated(tokens: tuple[str, ...], start: int, end: int, ref: frozenset[str]) -> bool:
+def _negated(tokens: tuple[str, ...], start: int, end: int, ref: Reference) -> bool:
     """Whether the condition is denied after its relation word, before or within its own words
     ("when the ticket is not tagged legal-hold", "when the build is not flagged"): that states
     the condition's opposite."""
@@ -83,8 +84,10 @@ def _negated(tokens: tuple[str, ...], start: int, end: int, ref: frozenset[str])
     words = list(lx.RELATION_RE.finditer(lead))
     if not words:
         return False
-    inside = " " + " ".join(t for t in tokens[start:end] if t not in ref) + " "
-    return _NOT.search(lead[words[-1].end() :] + inside) is not None
+    inside = " " + " ".join(t for t in tokens[start:end] if t not in ref.tokens) + " "
+    # "no" denies a reference read as itself; a complement's "no X on file" is the reference
+    denial = _NOT if ref.antonym else _NOT_NO
+    return denial.search(lead[words[-1].end() :] + inside) is not None
 
 
 def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
@@ -96,7 +99,7 @@ def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
     tokens = clause.tokens
     for ref in frame.references:
         span = window(tokens, ref.tokens)
-        if span is None or not _negated(tokens, span[0], span[1], ref.tokens):
+        if span is None or not _negated(tokens, span[0], span[1], ref):
             continue
         lead = tokens[max(0, span[0] - 5) : span[0]]
         for i in range(len(lead) - 1, -1, -1):
@@ -146,7 +149,7 @@ def region(frame: Frame, clause: Clause) -> Region:
             relation = found[1]
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
-            if frame.conditional and _negated(tokens, start, end, ref.tokens):
+            if frame.conditional and _negated(tokens, start, end, ref):
                 relation = lx.OPPOSITE[relation]  # "only when the ticket is not tagged X"
             if (
                 (clause.deferred and found[0] in lx.GATES)

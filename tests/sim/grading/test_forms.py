@@ -371,3 +371,23 @@ def test_another_name_where_the_rule_names_its_object_is_another_object(
     text: str, kept: bool
 ) -> None:
     assert grade_one(text, TILLS).grade.at_floor is kept
+
+
+FREEZER = declare_fact(
+    "If the walk-in freezer shows a temperature alarm, do not restock the walk-in freezer.",
+    {"action": ["restock"], "object": ["walk-in freezer"], "condition": ["temperature alarm"]},
+    fact_id="freezer",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The walk-in freezer may be restocked only when it shows no temperature alarm.",
+         Grade.ACTIONABLE),
+        ("Do not restock the walk-in freezer when it shows no temperature alarm.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_no_before_the_condition_denies_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, FREEZER).grade is grade
