@@ -21,6 +21,19 @@ _NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner
 _LEAVE_BE = re.compile(r" (?:leave|let) (?:\S+ ){1,4}(?:alone|be|untouched|as is) ")
 
 
+# "needs Marguerite's go-ahead", "until she gives the green light", "wait for the OK": the yes
+# named as a thing, which a gate waits for, not a permission the clause gives
+_YES_NOUN = re.compile(
+    r" (?:need|require|get|receive|obtain|await|wait for|until|pending|without|with|after|once|"
+    r"give|for|on|her|his|their|your|my|our|(?!is |was |its |this )[a-z]+s) "
+    r"(?:go ahead|ok|okay|green light)(?= (?!to )\S| $)"
+)
+
+
+def _yes_named(text: str) -> str:
+    return _YES_NOUN.sub(" yes", text) if _YES_NOUN.search(text) else text
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -63,7 +76,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         or lx.ENDED_RESTRICTION_RE.search(s)
     ):
         reading = Reading.REVOKED
-    elif exclusive and negated and lx.PERMISSION_RE.search(rest):
+    elif exclusive and negated and lx.PERMISSION_RE.search(_yes_named(rest)):
         reading = Reading.POSITIVE  # "may only be dropped up to step 6, never later"
     elif lx.EXCEPT_PIN_RE.search(s):
         reading, exclusive = Reading.POSITIVE, True
@@ -71,8 +84,9 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         reading = Reading.FORBID
     else:
         reading = Reading.POSITIVE
+    cues = _yes_named(s)
     directive = bool(
-        lx.PERMISSION_RE.search(s) or lx.DIRECTIVE_RE.search(s) or lx.SKIP_RE.search(s)
+        lx.PERMISSION_RE.search(cues) or lx.DIRECTIVE_RE.search(cues) or lx.SKIP_RE.search(cues)
     )
     return Clause(
         reading,

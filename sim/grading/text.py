@@ -21,9 +21,11 @@ _IRREGULAR = {
     "won't": "will not",
     "shan't": "shall not",
     "ain't": "is not",
+    "go-ahead": "approval",  # the yes as a thing: "go ahead" is a permission
 }
 _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) + r")\b")
 _NT = re.compile(r"\b(\w+)n't\b")
+_POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here|let|he|she|who|where|how)'s\b)(\w+)'s\b")
 _NUMBER_WORDS = {
     w: str(i)
     for i, w in enumerate(
@@ -116,6 +118,8 @@ def normalize(text: str) -> str:
     s = text.lower().translate(_APOSTROPHES)
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
+    if "'s" in s:
+        s = _POSSESSIVE.sub(r"\1", s)  # "Marguerite's go-ahead": the name, not "marguerites"
     s = s.replace("'", "")
     if _SYMBOL_RE.search(s):
         s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)

@@ -391,3 +391,33 @@ FREEZER = declare_fact(
 )  # fmt: skip
 def test_no_before_the_condition_denies_it(text: str, grade: Grade) -> None:
     assert grade_one(text, FREEZER).grade is grade
+
+
+PROOFS = declare_fact(
+    "Do not send the print proofs to the client until Oksana confirms.",
+    {
+        "action": ["send"],
+        "object": ["print proofs"],
+        "condition": ["until Oksana confirms", "Oksana confirms"],
+    },
+    fact_id="proofs",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a name's possessive is the name ("Oksana's", not a word "oksanas")
+        ("Sending the print proofs to the client needs Oksana's approval first.",
+         Grade.ACTIONABLE),
+        # the yes named as a thing ("her go-ahead", "the green light") is no permission
+        ("The print proofs stay here; sending them needs Oksana's go-ahead first.",
+         Grade.ACTIONABLE),
+        ("Send the print proofs once Oksana gives the green light.", Grade.ACTIONABLE),
+        ("Send the print proofs now; Oksana's go-ahead can come later.", Grade.INVERTED),
+        ("Go ahead and send the print proofs to the client.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_the_yes_named_as_a_thing_is_the_gate(text: str, grade: Grade) -> None:
+    assert grade_one(text, PROOFS).grade is grade

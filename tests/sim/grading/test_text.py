@@ -32,7 +32,9 @@ from sim.grading.text import (
         ("an API", "api"),
         ("Rotate, the credential!", "rotate credential"),
         ("  spaced\tout \n text ", "spaced out text"),
-        ("the user's yes", "users yes"),
+        ("the user's yes", "user yes"),
+        ("Marguerite's go-ahead", "marguerite approval"),
+        ("it's fine", "its fine"),
     ],
 )
 def test_surface_variants_normalize_alike(a: str, b: str) -> None:
