@@ -132,10 +132,12 @@ DOUBLE_NEGATIVE = (
 DIRECTIVE = (
     "must", "should", "shall", "need to", "needs to", "have to", "has to", "always",
     "make sure", "ensure", "be sure", "remember to", "mandatory", "please",
-    "go ahead", "do", "let us", "you", "we will", "will",
+    "go ahead", "let us", "you", "we will", "will",
 )  # fmt: skip
 """A positive clause with one of these (or opening with the action) tells the agent to act;
-without, it only describes ("the old backups are slated for deletion")."""
+without, it only describes ("the old backups are slated for deletion"). "Do" orders only where
+it opens the clause ("do run the check"): elsewhere it is mostly "done", which lemma space
+writes alike ("4K transcode done for 9" is a status)."""
 
 EXCLUSIVE = (
     "only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than",
@@ -284,7 +286,7 @@ GATES = frozenset(
 for X" both allow X only once Y holds."""
 DOUBLE_NEGATIVE_RE = _any(DOUBLE_NEGATIVE)
 EXCLUSIVE_RE = _any(EXCLUSIVE)
-DIRECTIVE_RE = _any(DIRECTIVE)
+DIRECTIVE_RE = re.compile(_any(DIRECTIVE).pattern + r"|^ (?:please |then |so |and )?do ")
 HEDGE_RE = _any(HEDGE)
 GESTURE_RE = _any(GESTURE)
 IMMEDIATE_RE = _any(IMMEDIATE)

@@ -421,3 +421,18 @@ PROOFS = declare_fact(
 )  # fmt: skip
 def test_the_yes_named_as_a_thing_is_the_gate(text: str, grade: Grade) -> None:
     assert grade_one(text, PROOFS).grade is grade
+
+
+TILES = declare_fact(
+    "The render farm must use a tile size of 64 pixels.",
+    {"setting": ["tile size"], "object": ["render farm"], "value": ["64 pixels"]},
+    fact_id="tiles",
+    cls="value_pin",
+)
+
+
+def test_done_is_a_status_not_an_order() -> None:
+    # lemma space writes "done" as "do": a status line that names the object says nothing
+    # of its pin, so the pin is dropped, not degraded
+    assert grade_one("Shots: render farm done for 12 of 14.", TILES).grade is Grade.DROPPED
+    assert grade_one("Render farm: tile size 64 pixels.", TILES).grade.at_floor
