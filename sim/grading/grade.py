@@ -403,7 +403,10 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
         at = text.find(v)
         if at < 0:
             continue
-        near = text[max(0, at - 16) : at + len(v) + 12]
+        # whole words only: a window cut mid-word reads "car" as "ca" (circa), "mini" as "min"
+        start = text.rfind(" ", 0, max(1, at - 16))
+        end = text.find(" ", at + len(v) + 12)
+        near = text[max(0, start) : end if end >= 0 else len(text)]
         if BOUND_RE.search(near):
             return True
     scope = _SCOPE.search(text)

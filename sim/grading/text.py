@@ -21,7 +21,6 @@ _IRREGULAR = {
     "won't": "will not",
     "shan't": "shall not",
     "ain't": "is not",
-    "go-ahead": "approval",  # the yes as a thing: "go ahead" is a permission
 }
 _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) + r")\b")
 _NT = re.compile(r"\b(\w+)n't\b")
@@ -195,7 +194,7 @@ _ABBREVIATIONS = {
     "hrs": "hour", "hr": "hour",
     "yr": "year", "yrs": "year", "wk": "week", "wks": "week",
     "docs": "document", "doc": "document", "ack": "acknowledge", "acked": "acknowledge",
-    "sign-off": "approval", "signoff": "approval", "mq": "message queue",
+    "sign-off": "approval", "signoff": "approval", "go-ahead": "approval", "mq": "message queue",
     "lb": "load balancer", "lbs": "load balancer", "vm": "virtual machine",
     "vms": "virtual machine", "cron": "scheduled job",
 }  # fmt: skip

@@ -54,3 +54,14 @@ def test_bounds_and_preferences_keep_their_own_lemma() -> None:
     assert lemmas(normalize("at least 3")) == " at least 3 "
     assert lemmas(normalize(">= 3")) == " at least 3 "
     assert lemmas(normalize("preferred")) == " prefer "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The metrics endpoint port is pinned at 9464 for all six cars.",  # "car", not "ca"
+        "The metrics endpoint port is 9464 on the minibus hosts.",  # "minibus", not "min"
+    ],
+)
+def test_a_bound_is_a_whole_word_beside_the_value(text: str) -> None:
+    assert grade_one(text, PIN).grade.at_floor

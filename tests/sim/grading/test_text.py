@@ -33,12 +33,17 @@ from sim.grading.text import (
         ("Rotate, the credential!", "rotate credential"),
         ("  spaced\tout \n text ", "spaced out text"),
         ("the user's yes", "user yes"),
-        ("Marguerite's go-ahead", "marguerite approval"),
         ("it's fine", "its fine"),
     ],
 )
 def test_surface_variants_normalize_alike(a: str, b: str) -> None:
     assert normalize(a) == normalize(b)
+
+
+def test_the_yes_as_a_thing_is_approval() -> None:
+    # "go-ahead" names the yes; "go ahead" (a permission) stays itself
+    assert lemmas(normalize("Marguerite's go-ahead")) == " marguerite approval "
+    assert lemmas(normalize("go ahead and purge")) == " go ahead and purge "
 
 
 @pytest.mark.parametrize(
