@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
-from sim.grading.modality import Clause, read_clause
+from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.synonyms import near_synonyms
@@ -461,10 +461,24 @@ def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
     return False
 
 
+_NOT_STOPPED = re.compile(
+    r" (?:do|does|did|will|would|should|must|can)? ?not (stop|block|prevent|bar) "
+)
+
+
 def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
     """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
     hold") left out of the modality: the hold is the condition's name, not a restriction."""
     clause = read_clause(text, frame.deferral, raw)
+    if (
+        clause.reading is Reading.FORBID
+        and " not " in text
+        and (m := _NOT_STOPPED.search(text)) is not None
+        and f" {m.group(1)} " not in frame.actions
+    ):
+        # "a malware hit does not stop the build release": the stop is denied, not the release
+        # (where the rule's own act is the stopping, "do not stop the worker" forbids it)
+        return replace(clause, reading=Reading.POSITIVE)
     if not frame.masks or not any(f in text for f in frame.masks):
         return clause
     masked = text

@@ -126,8 +126,12 @@ DOUBLE_NEGATIVE = (
     "never miss", "not fail to", "never fail to", "do not fail to", "without fail",
     "no exception", "not optional", "mandatory", "not negotiable", "non-negotiable",
     "do not proceed without", "never proceed without", "not proceed without",
+    "not forbidden", "not prohibited", "not banned", "not disallowed", "never hesitate",
+    "do not hesitate", "not hesitate", "no rule against", "nothing against", "no objection to",
+    "nothing prevents", "nothing stops", "nothing blocks",
 )  # fmt: skip
-"""Negations that demand the action ("do not forget to back up"): read as requirements."""
+"""Negations that demand or allow the action ("do not forget to back up", "it is not forbidden
+to purge it", "there is no rule against it"): read as positive."""
 
 DIRECTIVE = (
     "must", "should", "shall", "need to", "needs to", "have to", "has to", "always",
@@ -199,7 +203,9 @@ check clears" says when they are sent, "the event can go live once Priya confirm
 starts; "the newsletter is frozen while ..." forbids its sending. Read as the fact's action only
 where the fact's object is their subject."""
 
-BOUND = ("at least", "at most", "or more", "or less", "or fewer", "no fewer than",
+BOUND = ("at least", "at most", "or more", "or less", "or fewer", "or lower", "or higher",
+         "or above", "or below", "or greater", "or newer", "or older", "or later", "or earlier",
+         "and up", "and above", "and below", "no fewer than",
          "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",
          "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
          "almost", "close to", "or so", "ish")  # fmt: skip

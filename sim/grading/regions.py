@@ -84,7 +84,10 @@ def _negated(tokens: tuple[str, ...], start: int, end: int, ref: Reference) -> b
     words = list(lx.RELATION_RE.finditer(lead))
     if not words:
         return False
-    inside = " " + " ".join(t for t in tokens[start:end] if t not in ref.tokens) + " "
+    # a loose window may stop short of the reference's last word: "finds no malware" matches
+    # "nightly scan finds" and leaves the denial just past its end
+    tail = next((end + i + 1 for i, t in enumerate(tokens[end : end + 2]) if t in ref.tokens), end)
+    inside = " " + " ".join(t for t in tokens[start:tail] if t not in ref.tokens) + " "
     # "no" denies a reference read as itself; a complement's "no X on file" is the reference
     denial = _NOT if ref.antonym else _NOT_NO
     return denial.search(lead[words[-1].end() :] + inside) is not None

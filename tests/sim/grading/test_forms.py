@@ -436,3 +436,49 @@ def test_done_is_a_status_not_an_order() -> None:
     # of its pin, so the pin is dropped, not degraded
     assert grade_one("Shots: render farm done for 12 of 14.", TILES).grade is Grade.DROPPED
     assert grade_one("Render farm: tile size 64 pixels.", TILES).grade.at_floor
+
+
+FLUSH = declare_fact(
+    "Do not flush the edge cache after step 2.",
+    {"action": ["flush"], "object": ["edge cache"], "condition": ["after step 2"]},
+    fact_id="flush",
+)
+HALT = declare_fact(
+    "Do not stop the billing daemon after step 2.",
+    {"action": ["stop"], "object": ["billing daemon"], "condition": ["after step 2"]},
+    fact_id="halt",
+)
+LINT = declare_fact(
+    "If the lint job finds secrets, do not publish the package.",
+    {"action": ["publish"], "object": ["package"], "condition": ["lint job finds secrets"]},
+    fact_id="lint",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # a negated ban allows: "not forbidden", "never hesitate", "no rule against"
+        ("It is not forbidden to flush the edge cache after step 2.", FLUSH, Grade.INVERTED),
+        ("Never hesitate to flush the edge cache after step 2.", FLUSH, Grade.INVERTED),
+        ("There is no rule against flushing the edge cache after step 2.", FLUSH,
+         Grade.INVERTED),
+        ("It is forbidden to flush the edge cache after step 2.", FLUSH, Grade.ACTIONABLE),
+        # a denied stop allows the act; where the rule's act is the stopping, it forbids it
+        ("A secrets hit in the lint job does not stop the package publish.", LINT,
+         Grade.INVERTED),
+        ("A secrets hit in the lint job blocks the package publish.", LINT, Grade.ACTIONABLE),
+        ("Do not stop the billing daemon after step 2.", HALT, Grade.VERBATIM),
+        ("The billing daemon must not be stopped once step 2 is done.", HALT, Grade.ACTIONABLE),
+        # a denial just past a loose reference's end still denies it
+        ("If the lint job finds no secrets, do not publish the package.", LINT, Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_negations_of_a_restriction_allow(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+def test_a_bound_in_words_loosens_a_pin() -> None:
+    assert grade_one("Render farm: tile size 64 pixels or lower.", TILES).grade is Grade.DEGRADED
+    assert grade_one("Render farm: tile size 64 pixels and up.", TILES).grade is Grade.DEGRADED
