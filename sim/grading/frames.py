@@ -280,7 +280,8 @@ _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
     r" deviation from {v} ", r" departure from {v} ",
-    r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short) ",
+    r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short|"
+    r"tight|loose|slow|fast|strict|aggressive|conservative|lenient|generous|costly|expensive) ",
     # a pin reported past: "300 s was the old pin", "48 frames was a temporary workaround and
     # has been dropped"
     r" {v} (?:\S+ ){{0,6}}(?:be|is|are) (?:\S+ )?"

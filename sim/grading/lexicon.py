@@ -88,7 +88,14 @@ REVOCATION: tuple[str, ...] = (
     "no longer protected", "unprotected", "no longer guarded", "no longer gated",
     "drop from plan", "dropped from plan", "remove from plan", "removed from plan",
     "cut from plan", "take out of plan", "taken out of plan", "struck from plan", "descoped",
-    "no longer planned", "off plan",
+    "no longer planned", "off plan", "not anymore",
+)  # fmt: skip
+REVOCATION += tuple(
+    f"used to {w}"  # "rebuilding it after step 4 used to be blocked": no longer is
+    for w in ("forbid", "ban", "block", "prohibit", "restrict", "disallow", "be forbidden",
+              "be banned", "be blocked", "be prohibited", "be restricted", "be disallowed",
+              "be off-limits", "be frozen", "be on hold", "be not allowed", "be required",
+              "require", "need", "have to")
 )  # fmt: skip
 REVOCATION += tuple(
     f"no longer {w}"

@@ -482,3 +482,28 @@ def test_negations_of_a_restriction_allow(text: str, fact: Fact, grade: Grade) -
 def test_a_bound_in_words_loosens_a_pin() -> None:
     assert grade_one("Render farm: tile size 64 pixels or lower.", TILES).grade is Grade.DEGRADED
     assert grade_one("Render farm: tile size 64 pixels and up.", TILES).grade is Grade.DEGRADED
+
+
+GATEWAY = declare_fact(
+    "The payments gateway must use timeout 20 seconds.",
+    {"setting": ["timeout"], "object": ["payments gateway"], "value": ["20 seconds"]},
+    fact_id="gateway",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # a restriction reported as past ("used to be blocked") is lifted
+        ("Flushing the edge cache after step 2 used to be blocked.", FLUSH, Grade.INVERTED),
+        ("We used to forbid flushing the edge cache after step 2; not anymore.", FLUSH,
+         Grade.INVERTED),
+        # a pin judged wrong ("too tight", "too slow") is dropped
+        ("Payments gateway timeout: 20 seconds was too tight, now 40.", GATEWAY,
+         Grade.INVERTED),
+        ("Payments gateway: timeout 20 seconds, fixed.", GATEWAY, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_rule_reported_past_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
