@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sim.grading import anaphora
+from sim.grading import lexicon as lx
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object, read_for
 from sim.grading.frames import function_word as _function_word
@@ -282,7 +283,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         # precede the API deploy"); other classes need every anchor the floor names
         if frame.ordering:
             missing = tuple(r for r in missing if r != "action")
-        if not missing and not clause.hedged:
+        if not missing and not clause.hedged and not _excepted(frame, clause):
             return ACTIONABLE, ()
         if not missing:
             missing = ("modality",)
@@ -295,6 +296,32 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):
         return DEGRADED, missing or ("modality",)
     return None
+
+
+_EXCEPTION = re.compile(
+    r" (?:unless|except|excepting|save for|apart from|whichever come first|until (?:monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|noon|midnight|next|end "
+    r"of|eod|eow))( .*)?$"
+)
+
+
+def _excepted(frame: Frame, clause: Clause) -> bool:
+    """Whether the rule is kept only with an exception or an expiry the fact does not state:
+    "... except for hotfixes", "... unless the resize is urgent", "... until Friday",
+    "whichever comes first". An exception that names the fact's own reference is its gate
+    ("unless Leila confirms"); "no console on any port except 8443" is an exclusive pin."""
+    if clause.exclusive and lx.EXCEPT_PIN_RE.search(clause.text):
+        return False
+    m = _EXCEPTION.search(clause.text)
+    if m is None:
+        return False
+    rest = set((m.group(1) or "").split())
+    stated = set(clause.text[: m.start()].split())
+    if (frame.reference_words & rest) - stated:
+        return False  # "do not send it unless Leila confirms": the gate itself
+    # an ordering's gate form names the object after the cue: "never resize it unless the
+    # volume is snapshotted"
+    return not (frame.ordering and any(w in rest for o in frame.objects for w in o.split()))
 
 
 @lru_cache(maxsize=4_096)

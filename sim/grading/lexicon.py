@@ -173,7 +173,8 @@ HEDGE = (
     "if feasible", "where feasible", "when feasible", "nice-to-have", "best effort",
     "would rather", "rather not", "discourage", "discouraged", "if that can be helped",
     "safer", "generally", "usually", "typically", "rule of thumb", "where you can",
-    "when you can", "as far as possible", "in general",
+    "when you can", "as far as possible", "in general", "if there is time", "if time allow",
+    "time permitting", "by default", "revisit later", "provisionally", "for the most part",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

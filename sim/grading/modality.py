@@ -30,6 +30,12 @@ _YES_NOUN = re.compile(
 )
 
 
+_ASKS = re.compile(
+    r"^ (?:(?:so|and|but|then) )?(?:should|shall|can|could|may|do|does|did|is|are|will|would|"
+    r"must|what if|how about|why not|need) "
+)
+
+
 def _yes_named(text: str) -> str:
     if "ok" not in text and " ahead " not in text and " light " not in text:
         return text  # nearly every clause: no regex run
@@ -90,10 +96,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     directive = bool(
         lx.PERMISSION_RE.search(cues) or lx.DIRECTIVE_RE.search(cues) or lx.SKIP_RE.search(cues)
     )
+    asks = raw.rstrip().endswith("?") and _ASKS.match(s) is not None  # "Should we X?"
     return Clause(
         reading,
         exclusive,
-        bool(lx.HEDGE_RE.search(s)),
+        bool(lx.HEDGE_RE.search(s)) or asks,
         directive,
         deferred and reading is Reading.FORBID,
         tuple(s.split()),

@@ -164,6 +164,8 @@ def region(frame: Frame, clause: Clause) -> Region:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
                 between = relation_before(tokens, obj)
+                if between is not None and between[1] is Relation.UNLESS and frame.ordering:
+                    between = (between[0], Relation.BEFORE)  # "never B unless A" = "... until A"
                 temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)
                 if between is None:
                     pass

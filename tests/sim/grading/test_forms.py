@@ -507,3 +507,45 @@ GATEWAY = declare_fact(
 )  # fmt: skip
 def test_a_rule_reported_past_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+DRAIN = declare_fact(
+    "Drain the print queue before patching the print server.",
+    {
+        "action": ["drain"],
+        "object": ["print queue"],
+        "condition": ["before patching the print server"],
+    },
+    fact_id="drain",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # an exception or an expiry the rule does not state weakens it
+        ("Do not flush the edge cache after step 2, except for hotfixes.", FLUSH, Grade.DEGRADED),
+        ("Do not flush the edge cache after step 2 until Friday.", FLUSH, Grade.DEGRADED),
+        ("Drain the print queue before patching the print server, unless the patch is urgent.",
+         DRAIN, Grade.DEGRADED),
+        ("Send the print proofs once Oksana confirms or by Friday, whichever comes first.",
+         PROOFS, Grade.DEGRADED),
+        # ... but "unless" before the rule's own reference is its gate
+        ("Do not send the print proofs to the client unless Oksana confirms.", PROOFS,
+         Grade.ACTIONABLE),
+        ("Never patch the print server unless the print queue is drained.", DRAIN,
+         Grade.ACTIONABLE),
+        ("Patch the print server unless the print queue is drained.", DRAIN, Grade.INVERTED),
+        # a question, a default, a stopgap
+        ("Should the print queue be drained before patching the print server?", DRAIN,
+         Grade.DEGRADED),
+        ("Payments gateway timeout is 20 seconds by default.", GATEWAY, Grade.DEGRADED),
+        ("Payments gateway timeout: 20 seconds for now, revisit later.", GATEWAY,
+         Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_rule_with_an_exception_or_an_expiry_is_weakened(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
