@@ -212,7 +212,7 @@ class Frame:
                 re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
             ),
-            _setting_modifiers(forms("setting")),
+            _setting_modifiers(forms("setting"), objects),
             _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
         )
 
@@ -236,11 +236,15 @@ def _rivals(text: str, objects: tuple[str, ...]) -> re.Pattern[str] | None:
     )
 
 
-def _setting_modifiers(settings: tuple[str, ...]) -> tuple[str, ...]:
+def _setting_modifiers(settings: tuple[str, ...], objects: tuple[str, ...]) -> tuple[str, ...]:
     """The words before a multi-word setting's head ("keyframe" of "keyframe interval"): beside
     the object and the pinned value they name the setting ("4K transcodes: keyframes every 48
-    frames"). The head alone does not: "rate", "size" and "interval" are every setting's."""
-    words = (w for st in settings for w in st.split()[:-1] if not function_word(w))
+    frames"). The head alone does not: "rate", "size" and "interval" are every setting's; nor
+    does a word the object holds ("notice" of "notice period" for the renewal notices)."""
+    named = {w for o in objects for w in o.split()}
+    words = (
+        w for st in settings for w in st.split()[:-1] if not function_word(w) and w not in named
+    )
     return tuple(f" {w} " for w in dict.fromkeys(words))
 
 
@@ -281,7 +285,11 @@ _MOVED = (
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
     r" deviation from {v} ", r" departure from {v} ",
     r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short|"
-    r"tight|loose|slow|fast|strict|aggressive|conservative|lenient|generous|costly|expensive) ",
+    r"tight|loose|slow|fast|strict|aggressive|conservative|lenient|generous|costly|expensive|"
+    r"shallow|steep|deep|narrow|wide|early|late|hot|cold|coarse|fine) ",
+    # a pin reported changed: "the notice period was 60 days; legal shortened it to 45"
+    r" {v} (?:\S+ ){{0,8}}(?:shorten|lengthen|raise|lower|increase|decrease|reduce|cut|bump|"
+    r"change|move|switch|extend|drop) (?:\S+ )?to ",
     # a pin reported past: "300 s was the old pin", "48 frames was a temporary workaround and
     # has been dropped"
     r" {v} (?:\S+ ){{0,6}}(?:be|is|are) (?:\S+ )?"

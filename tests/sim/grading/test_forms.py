@@ -324,6 +324,140 @@ def test_a_held_object_beside_another_gate_keeps_nothing() -> None:
     assert not grade_one(text, WAIVER).grade.at_floor
 
 
+BADGE = declare_fact(
+    "If a visitor's badge form is missing, do not open the lab door.",
+    {"action": ["open"], "object": ["lab door"], "condition": ["badge form is missing"]},
+    fact_id="badge",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+def test_lacking_a_form_is_missing_it() -> None:
+    text = "Never open the lab door for a visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+def test_withheld_restricts() -> None:
+    text = "Opening the lab door is withheld for any visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Fee waiver: on hold until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee waiver off-limits until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee schedule: on hold until the branch manager confirms.", Grade.DROPPED),
+    ],
+)
+def test_an_object_held_with_no_verb_names_its_action(text: str, grade: Grade) -> None:
+    assert grade_one(text, WAIVER).grade is grade
+
+
+def test_a_stand_in_verb_after_a_conjunction_still_has_its_subject() -> None:
+    text = "The memo still waits on legal, but the fee waiver can go ahead right away."
+    assert grade_one(text, WAIVER).grade is Grade.INVERTED
+
+
+WINDOW = declare_fact(
+    "The nightly ETL must use a batch window of 30 minutes.",
+    {"setting": ["batch window"], "object": ["nightly ETL"], "value": ["30 minutes"]},
+    fact_id="etl_window",
+    cls="value_pin",
+)
+DROPOUT = declare_fact(
+    "The sentiment model must use a dropout rate of 0.3.",
+    {"setting": ["dropout rate"], "object": ["sentiment model"], "value": ["0.3"]},
+    fact_id="dropout",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nightly ETL: batches are cut every thirty minutes, fixed.",
+        "The sentiment model trains with dropout at 0.3.",
+    ],
+)
+def test_a_settings_modifier_beside_its_value_names_the_setting(text: str) -> None:
+    fact = WINDOW if "ETL" in text else DROPOUT
+    assert grade_one(text, fact).grade.at_floor
+
+
+def test_a_settings_head_word_names_no_setting() -> None:
+    # "rate" is every rate's: the learning rate at the pinned number is no dropout pin
+    assert not grade_one("Sentiment model: learning rate 0.3.", DROPOUT).grade.at_floor
+    # the modifier without the pinned value names no pin
+    assert not grade_one("Nightly ETL: batches are cut hourly.", WINDOW).grade.at_floor
+
+
+NOTICES = declare_fact(
+    "The renewal notices must use a notice period of 45 days.",
+    {"setting": ["notice period"], "object": ["renewal notices"], "value": ["45 days"]},
+    fact_id="notices",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Renewal notices: notice period 45 days.", Grade.ACTIONABLE),
+        # a pin reported changed or judged wrong is dropped
+        ("Renewal notices: 45 days was too early, so the notice period moved to 30 days.",
+         Grade.INVERTED),
+        ("Renewal notices: notice period was 45 days until legal shortened it to 30.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_pin_changed_or_judged_wrong_is_dropped(text: str, grade: Grade) -> None:
+    assert grade_one(text, NOTICES).grade is grade
+
+
+def test_a_word_of_the_object_names_no_setting() -> None:
+    # "notice" is the object's own word: beside a value it names no notice period (a careful
+    # reader says inverted: the period is 30 days now; the grader reads the first half alone)
+    text = "Renewal notices go out 45 days after signing; the notice period is 30 days now."
+    assert not grade_one(text, NOTICES).grade.at_floor
+
+
+MAILBOX = declare_fact(
+    "Do not archive the support mailbox until Ines confirms.",
+    {
+        "action": ["archive"],
+        "object": ["support mailbox"],
+        "condition": ["until Ines confirms", "Ines confirms"],
+    },
+    fact_id="mailbox",
+    cls="confirmation",
+)
+VOLUME = declare_fact(
+    "Do not resize the data volume after step 3.",
+    {"action": ["resize"], "object": ["data volume"], "condition": ["after step 3"]},
+    fact_id="volume",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Wait for Ines to confirm, then archive the support mailbox.", MAILBOX, Grade.ACTIONABLE),
+        ("Archive the support mailbox, then wait for Ines to confirm.", MAILBOX, Grade.INVERTED),
+        ("Tidy the labels, then wait for Ines to confirm before archiving the support mailbox.",
+         MAILBOX, Grade.ACTIONABLE),
+        # the wait gates the order on the metrics; the order itself permits the resize later
+        ("Wait for the metrics, then resize the data volume after step 3.", VOLUME,
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_wait_then_an_order_gates_the_order_on_what_is_waited_for(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
 PHOTO = declare_fact(
     "If a parent has opted out, do not publish the student's photo.",
     {"action": ["publish"], "object": ["student's photo"], "condition": ["opted out"]},
