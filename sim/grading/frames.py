@@ -261,7 +261,9 @@ def cue_names(anchors: Iterable[AnchorGroup]) -> tuple[str, ...]:
     """A fact's own words that hold a cue ("legal hold", "block size", "no-reply inbox"), in
     lemma space: names, not restrictions, both where the fact's text says what it is about and
     where a summary does (`read_for`, and the floor registry's reading of the rule's polarity)."""
-    forms = lemma_forms(tuple(f for g in anchors if g.role != "action" for f in g.forms))
+    # the rule's own verb too: in "do not pause the worker" or "do not lift the advisory" the
+    # pause and the lifting are the act, not a deferral or a revocation
+    forms = lemma_forms(tuple(f for g in anchors for f in g.forms))
     return tuple(f for f in forms if _holds_cue(f))
 
 

@@ -211,3 +211,29 @@ def test_a_rule_stated_as_an_exclusive_permission_declares_and_grades() -> None:
         )
     }
     assert list(graded.values()) == [Grade.ACTIONABLE, Grade.ACTIONABLE, Grade.INVERTED]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "obj", "reversed_text"),
+    [
+        ("Do not lift the boil-water advisory after step 3.", "lift", "boil-water advisory",
+         "Lift the boil-water advisory after step 3."),
+        ("Do not waive the late fee after step 3.", "waive", "late fee",
+         "The late fee can be waived after step 3."),
+        ("Do not pause the ingest worker after step 3.", "pause", "ingest worker",
+         "Pause the ingest worker after step 3."),
+        ("Do not hold the outbound shipment after step 3.", "hold", "outbound shipment",
+         "Hold the outbound shipment after step 3."),
+    ],
+)  # fmt: skip
+def test_a_rule_whose_own_verb_is_a_cue_declares_and_grades(
+    text: str, action: str, obj: str, reversed_text: str
+) -> None:
+    # "lift" and "waive" revoke, "pause" and "hold" defer: as the rule's own act they are
+    # neither ("do not lift ..." was refused as grading inverted against its own text, and
+    # "Pause the ingest worker after step 3." was read as keeping the ban)
+    fact = declare_fact(
+        text, {"action": [action], "object": [obj], "condition": ["after step 3"]}, fact_id="verb"
+    )
+    assert fact.polarity is Polarity.FORBID
+    assert grade_one(reversed_text, fact).grade is Grade.INVERTED
