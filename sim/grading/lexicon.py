@@ -175,6 +175,7 @@ HEDGE = (
     "safer", "generally", "usually", "typically", "rule of thumb", "where you can",
     "when you can", "as far as possible", "in general", "if there is time", "if time allow",
     "time permitting", "by default", "revisit later", "provisionally", "for the most part",
+    "would be good", "would be great", "would be best", "it is best to",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

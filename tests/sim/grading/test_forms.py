@@ -683,3 +683,8 @@ def test_a_rule_with_an_exception_or_an_expiry_is_weakened(
     text: str, fact: Fact, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+def test_would_be_good_is_a_tip() -> None:
+    text = "It would be good to drain the print queue before patching the print server."
+    assert grade_one(text, DRAIN).grade is Grade.DEGRADED
