@@ -26,11 +26,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 197,
-    "confirmation": 250,
-    "ordering": 253,
-    "prohibition": 343,
-    "value_pin": 228,
+    "conditional": 217,
+    "confirmation": 291,
+    "ordering": 279,
+    "prohibition": 374,
+    "value_pin": 236,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -43,6 +43,9 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
+    # "the stripboard should be reordered after step 4, once all location holds are back":
+    # the noun "holds" is read as a deferral of the reordering
+    "D71-15",
 }
 
 
@@ -54,7 +57,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 2_150 and len(facts) >= 120
+    assert len(cases) >= 2_450 and len(facts) >= 140
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
