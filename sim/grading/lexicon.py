@@ -88,7 +88,8 @@ REVOCATION: tuple[str, ...] = (
     "no longer protected", "unprotected", "no longer guarded", "no longer gated",
     "drop from plan", "dropped from plan", "remove from plan", "removed from plan",
     "cut from plan", "take out of plan", "taken out of plan", "struck from plan", "descoped",
-    "no longer planned", "off plan", "not anymore",
+    "no longer planned", "off plan", "not anymore", "not depend on", "not dependent on",
+    "independent of", "not contingent on", "not conditional on", "not gated on", "not gate on",
 )  # fmt: skip
 REVOCATION += tuple(
     f"used to {w}"  # "rebuilding it after step 4 used to be blocked": no longer is
@@ -135,7 +136,9 @@ DOUBLE_NEGATIVE = (
     "do not proceed without", "never proceed without", "not proceed without",
     "not forbidden", "not prohibited", "not banned", "not disallowed", "never hesitate",
     "do not hesitate", "not hesitate", "no rule against", "nothing against", "no objection to",
-    "nothing prevents", "nothing stops", "nothing blocks",
+    "nothing prevents", "nothing stops", "nothing blocks", "no reason to hold",
+    "no reason to wait", "no reason to delay", "no reason to block", "no reason to stop",
+    "no reason not to", "no need to hold", "no need to delay", "no need to block",
 )  # fmt: skip
 """Negations that demand or allow the action ("do not forget to back up", "it is not forbidden
 to purge it", "there is no rule against it"): read as positive."""
@@ -253,7 +256,8 @@ RELATIONS: dict[str, Relation] = {
     **dict.fromkeys(
         ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
          "from", "post", "subsequent to", "when done with", "require", "need", "subject to",
-         "conditional on", "contingent on", "gate on", "gate by", "with", "upon",
+         "conditional on", "contingent on", "gate on", "gate by", "with", "upon", "depend on",
+         "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by"),
         Relation.AFTER,
     ),
@@ -261,7 +265,7 @@ RELATIONS: dict[str, Relation] = {
         ("before", "prior to", "ahead of", "until", "till", "up to", "upto", "by", "at", "then",
          "through", "precede", "earlier than", "followed by", "be followed by", "wait for",
          "wait until", "pending", "without", "not until", "no sooner than", "in advance of",
-         "wait on", "depend on", "hinge on", "block on", "block by", "hold for", "hold until",
+         "wait on", "block on", "block by", "hold for", "hold until",
          "await"),
         Relation.BEFORE,
     ),

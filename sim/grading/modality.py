@@ -42,6 +42,15 @@ def _yes_named(text: str) -> str:
     return _YES_NOUN.sub(" yes", text)
 
 
+# "Step 5 lock on the volume resize: gone": a restriction labelled as ended (in the raw text,
+# where the colon is; a restriction noun then an ending word reads the same in lemma space
+# as an order, "hold the release")
+_ENDED_LABEL = re.compile(
+    r"(?i)\b(?:hold|freeze|ban|block|lock|gate|guard|embargo|moratorium|restriction)\b[^:]*:\s*"
+    r"(?:gone|lifted|removed|over|ended|expired|cancell?ed|revoked|dropped|void|released)\W*$"
+)
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -82,6 +91,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         lx.REVOCATION_RE.search(s)
         or (not negated and lx.WEAK_REVOCATION_RE.search(s))
         or lx.ENDED_RESTRICTION_RE.search(s)
+        or (":" in raw and _ENDED_LABEL.search(raw) is not None)
     ):
         reading = Reading.REVOKED
     elif exclusive and negated and lx.PERMISSION_RE.search(_yes_named(rest)):

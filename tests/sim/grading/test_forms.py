@@ -688,3 +688,30 @@ def test_a_rule_with_an_exception_or_an_expiry_is_weakened(
 def test_would_be_good_is_a_tip() -> None:
     text = "It would be good to drain the print queue before patching the print server."
     assert grade_one(text, DRAIN).grade is Grade.DEGRADED
+
+
+KEYS = declare_fact(
+    "If the restore drill fails, do not rotate the signing keys.",
+    {"action": ["rotate"], "object": ["signing keys"], "condition": ["restore drill fails"]},
+    fact_id="keys",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("A failed restore drill is no reason to hold the signing key rotation.", KEYS,
+         Grade.INVERTED),
+        ("Step 2 lock on the edge cache flush: gone.", FLUSH, Grade.INVERTED),
+        ("Patching the print server does not depend on draining the print queue.", DRAIN,
+         Grade.INVERTED),
+        # "depends on" and "hinges on" gate as "requires" does (they read as the reverse)
+        ("Patching the print server depends on draining the print queue first.", DRAIN,
+         Grade.ACTIONABLE),
+        ("Sending the print proofs depends on Oksana confirming.", PROOFS, Grade.ACTIONABLE),
+        ("Archiving the support mailbox hinges on Ines confirming.", MAILBOX, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_gate_said_not_to_hold_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
