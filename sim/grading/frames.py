@@ -96,6 +96,7 @@ class Frame:
     cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
     setting_modifiers: tuple[str, ...] = ()  # "keyframe" of "keyframe interval", padded
     rivals: re.Pattern[str] | None = None  # another name in the object's place, in raw text
+    held_state: re.Pattern[str] | None = None  # "stays closed" for "open"
 
     @property
     def sequenced(self) -> bool:
@@ -214,7 +215,41 @@ class Frame:
             ),
             _setting_modifiers(forms("setting"), objects),
             _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
+            held_state(actions[0]) if actions and fact.polarity is Polarity.FORBID else None,
         )
+
+
+_HELD_STATES = {
+    "open": ("close", "shut", "seal"),
+    "unlock": ("lock",),
+    "enable": ("off", "disable"),
+    "activate": ("off", "inactive", "disable"),
+    "turn on": ("off",),
+    "switch on": ("off",),
+    "start": ("off", "stop"),
+    "restart": ("off", "down", "offline", "stop"),
+    "reboot": ("off", "down", "offline"),
+    "energize": ("de energize", "off"),
+    "re energize": ("de energize", "off", "offline", "down"),
+    "list": ("off", "unlist", "offline"),
+    "publish": ("not publish", "offline", "draft"),
+    "advertise": ("off",),
+    "release": ("put", "in bond"),
+    "ship": ("put",),
+    "send": ("put", "not send"),
+    "move": ("put",),
+}
+"""The state an object is kept in that refuses the act: a display case that stays closed is not
+opened, a container that stays put is not released. In lemma space ("closed" reads "close")."""
+_KEEPS = r" (?:stay|stays|remain|remains|keep|kept|left|leave|must stay|to stay)"
+
+
+def held_state(action: str) -> re.Pattern[str] | None:
+    states = _HELD_STATES.get(action.strip())
+    if states is None:
+        return None
+    body = "|".join(re.escape(st) for st in states)
+    return re.compile(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
 
 
 def _rivals(text: str, objects: tuple[str, ...]) -> re.Pattern[str] | None:

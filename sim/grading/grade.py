@@ -169,6 +169,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         present.add("action")  # "skip the migration" names the required action by its absence
     elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):
         present.add("action")  # "offer letters go out only once ...": the object's action
+    elif frame.held_state is not None and frame.held_state.search(text):
+        # "the display cases must stay closed": the state kept is the act refused
+        present.add("action")
+        if clause.reading is Reading.POSITIVE:
+            clause = replace(clause, reading=Reading.FORBID)
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
     if any(v in text for v in frame.settings) or (

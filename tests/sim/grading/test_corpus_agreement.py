@@ -26,8 +26,8 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 217,
-    "confirmation": 291,
+    "conditional": 219,
+    "confirmation": 292,
     "ordering": 279,
     "prohibition": 374,
     "value_pin": 236,

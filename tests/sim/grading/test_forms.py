@@ -715,3 +715,40 @@ KEYS = declare_fact(
 )  # fmt: skip
 def test_a_gate_said_not_to_hold_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+CASES = declare_fact(
+    "If the gallery humidity is above 60%, do not open the display cases.",
+    {"action": ["open"], "object": ["display cases"], "condition": ["humidity is above 60%"]},
+    fact_id="cases",
+    cls="conditional",
+)
+CONTAINERS = declare_fact(
+    "Do not release the bonded containers until Ingrid confirms.",
+    {
+        "action": ["release"],
+        "object": ["bonded containers"],
+        "condition": ["until Ingrid confirms", "Ingrid confirms"],
+    },
+    fact_id="containers",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # the state kept refuses the act: a case that stays closed is not opened
+        ("When the gallery humidity is above 60%, the display cases must stay closed.", CASES,
+         Grade.ACTIONABLE),
+        ("Gallery humidity above 60%: keep the display cases shut.", CASES, Grade.ACTIONABLE),
+        ("The bonded containers stay put until Ingrid confirms.", CONTAINERS, Grade.ACTIONABLE),
+        ("The display cases no longer have to stay closed above 60% humidity.", CASES,
+         Grade.INVERTED),
+        ("The display cases can stay open when humidity is above 60%.", CASES, Grade.INVERTED),
+        ("The bonded containers stay put until the trucker arrives.", CONTAINERS,
+         Grade.DROPPED),
+    ],
+)  # fmt: skip
+def test_a_state_kept_refuses_the_act(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
