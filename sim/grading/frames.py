@@ -263,7 +263,17 @@ def _rivals(text: str, objects: tuple[str, ...]) -> re.Pattern[str] | None:
         text,
     )
     if qualified is None:
-        return None
+        numbered = re.search(
+            rf"(?i:{re.escape(objects[0])})(?:e?s)? (at|in|on|for|from) (?:the )?([a-z]+) (\d+)\b",
+            text,
+        )
+        if numbered is None:
+            return None
+        prep, noun, number = numbered.groups()  # "the bake oven on line 2": not on line 3
+        return re.compile(
+            rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?{re.escape(noun)} "
+            rf"(?!{number}\b)\d+\b"
+        )
     prep, name, noun = qualified.groups()
     return re.compile(
         rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
@@ -343,6 +353,11 @@ _VALUE_KINDS = (
     (r"^[a-z]{3}$", r"\b(?:usd|eur|gbp|jpy|chf|cad|aud)\b"),  # a currency
     (r"^\d:\d$", r"(?<![\d:])\d ?: ?\d(?![\d:])"),  # a ratio ("2:1"; not a time, "14:00")
     (r"^[a-z]\d[a-z]?\.\w+$", r"\b[a-z]\d[a-z]?\.\w+\b"),  # an instance type
+    (r"^-?\d+ ?°[cf]$", r"(?<![\d.])-?\d+ ?°[cf]\b"),  # a temperature
+    (r"^\d+(?:\.\d+)? ?%$", r"(?<![\d.])\d+(?:\.\d+)? ?%"),  # a percentage
+    (r"^v?\d+\.\d+\.\d+$", r"(?<![\d.])v?\d+\.\d+\.\d+(?![\d.])"),  # a version
+    (r"^(?:utf-?8|utf-?16|ascii|latin-?1|cp\d+|windows-\d+|iso-8859-\d+)$",
+     r"\b(?:utf-?8|utf-?16|ascii|latin-?1|cp\d{3,4}|windows-\d{3,4}|iso-8859-\d+)\b"),  # encoding
 )  # fmt: skip
 
 

@@ -221,7 +221,13 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if frame.values and agrees and any(c.search(text) for c in frame.cancels):
         return INVERTED, ("value",)  # "disable dropout entirely": no pinned rate at all
-    moved = frame.values and "value" in present and any(m.search(text) for m in frame.moved_off)
+    moved = (
+        frame.values
+        and "value" in present
+        and (
+            any(m.search(text) for m in frame.moved_off) or _moved_in_raw(frame, clause.raw.lower())
+        )
+    )
     if moved and (agrees or revoked):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
     if moved and clause.reading is Reading.FORBID:
@@ -424,7 +430,9 @@ _VAGUE = frozenset(
 )  # fmt: skip
 
 
-_SCOPE = re.compile(r" only (?:in|on|for|within|at|during) (\S+) ")
+_SCOPE = re.compile(
+    r" only (?:in|on|for|within|at|during) (\S+) |(?<= )(?:in|on|for|within|at|during) (\S+) only "
+)
 
 
 def _loosened(frame: Frame, clause: Clause) -> bool:
@@ -441,9 +449,44 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
         near = text[max(0, start) : end if end >= 0 else len(text)]
         if BOUND_RE.search(near):
             return True
+    if frame.other_value is not None and " or " in text:
+        raw = clause.raw.lower()
+        for m in frame.other_value.finditer(raw):  # "GLACIER_IR or DEEP_ARCHIVE": a choice
+            if not _is_pinned(frame, m.group(0)) and re.search(r"\bor\b", raw):
+                return True
     scope = _SCOPE.search(text)
-    return scope is not None and not any(
-        f" {scope.group(1)} " in o for o in (*frame.objects, *frame.modifiers)
+    word = scope.group(1) or scope.group(2) if scope is not None else None
+    return word is not None and not any(
+        f" {word} " in o for o in (*frame.objects, *frame.modifiers)
+    )
+
+
+_CHANGED = re.compile(
+    r"\b(?:raised|lowered|increased|decreased|reduced|bumped|changed|switched|moved|set|cut|"
+    r"upgraded|downgraded|updated|shortened|lengthened|extended|now)\b[^.;]{0,24}$"
+)
+
+
+def _is_pinned(frame: Frame, found: str) -> bool:
+    flat = found.replace(" ", "")
+    return any(v.replace(" ", "") == flat for v in frame.raw_values)
+
+
+def _moved_in_raw(frame: Frame, raw: str) -> bool:
+    """A pin reported past or changed in the raw text: "(was 9)", "was 180°C; now 175°C",
+    "temperature raised to 190°C", "# was utf-8" (another value of the pin's kind after a
+    change word, or the pinned value after "was")."""
+    if not raw:
+        return False
+    for v in frame.raw_values:
+        if re.search(r"\b(?:was|previously|formerly|used to be)\s+(?:at\s+)?" + re.escape(v), raw):
+            return True
+    if frame.other_value is None:
+        return False
+    return any(
+        not _is_pinned(frame, m.group(0))
+        and _CHANGED.search(raw[max(0, m.start() - 40) : m.start()])
+        for m in frame.other_value.finditer(raw)
     )
 
 
@@ -473,7 +516,8 @@ def _refuses_others(frame: Frame, clause: Clause) -> bool:
             after = after.replace(v, " ")
         other = frame.other_value is not None and frame.other_value.search(after)
         # "pinned at 3 - not 2, not 4": a bare number after a count's pin is another count
-        bare = frame.value_patterns and re.match(r"\s*\d", after) is not None
+        numeric = frame.value_patterns or any(v[:1].isdigit() for v in pinned)
+        bare = numeric and re.match(r"\s*\d", after) is not None  # "5 minutes, not 10"
         if not (other or bare or _ANY.search(after)):
             return False
         found = True

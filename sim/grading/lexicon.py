@@ -178,7 +178,9 @@ HEDGE = (
     "safer", "generally", "usually", "typically", "rule of thumb", "where you can",
     "when you can", "as far as possible", "in general", "if there is time", "if time allow",
     "time permitting", "by default", "revisit later", "provisionally", "for the most part",
-    "would be good", "would be great", "would be best", "it is best to",
+    "would be good", "would be great", "would be best", "it is best to", "starting point",
+    "baseline", "guideline", "rough guide", "tune per", "adjust per", "adjust as needed",
+    "whichever is cheaper", "whichever is faster", "whichever is easier",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

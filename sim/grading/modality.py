@@ -51,6 +51,10 @@ _ENDED_LABEL = re.compile(
 )
 
 
+# "no fixed temperature anymore", "we don't gate on it any more": a rule that held no longer does
+_ANYMORE = re.compile(r" (?:no|not|never) (?:\S+ ){0,6}(?:anymore|any more) ")
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -92,6 +96,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         or (not negated and lx.WEAK_REVOCATION_RE.search(s))
         or lx.ENDED_RESTRICTION_RE.search(s)
         or (":" in raw and _ENDED_LABEL.search(raw) is not None)
+        or ("more" in s and _ANYMORE.search(s) is not None)
     ):
         reading = Reading.REVOKED
     elif exclusive and negated and lx.PERMISSION_RE.search(_yes_named(rest)):

@@ -752,3 +752,50 @@ CONTAINERS = declare_fact(
 )  # fmt: skip
 def test_a_state_kept_refuses_the_act(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+KILN = declare_fact(
+    "The glaze kiln on bay 4 must use a temperature of 1220°C.",
+    {"setting": ["temperature"], "object": ["glaze kiln"], "value": ["1220°C"]},
+    fact_id="kiln",
+    cls="value_pin",
+)
+FEED = declare_fact(
+    "The bank feed must use file encoding UTF-8.",
+    {"setting": ["file encoding", "encoding"], "object": ["bank feed"], "value": ["UTF-8"]},
+    fact_id="feed",
+    cls="value_pin",
+)
+LAG = declare_fact(
+    "The queue lag alert must use a threshold of 5 minutes.",
+    {"setting": ["threshold"], "object": ["queue lag alert"], "value": ["5 minutes"]},
+    fact_id="lag",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # another value after a change word, the pinned one reported past
+        ("Glaze kiln: temperature raised to 1240°C after the 1220°C firings crazed.", KILN,
+         Grade.INVERTED),
+        ("Glaze kiln temperature was 1220°C; now 1200°C per the new glaze.", KILN,
+         Grade.INVERTED),
+        ("bank_feed: {encoding: cp1252}  # was utf-8", FEED, Grade.INVERTED),
+        ("Glaze kiln: no fixed temperature anymore (used to be 1220°C).", KILN, Grade.INVERTED),
+        # another numbered place where the rule names its own
+        ("The glaze kiln on bay 5 must use a temperature of 1220°C.", KILN, Grade.DROPPED),
+        # a pin as a starting point, kept only in one scope, or one of a choice
+        ("Glaze kiln temperature: 1220°C is a starting point, tune per batch.", KILN,
+         Grade.DEGRADED),
+        ("The queue lag alert threshold is 5 minutes in staging only.", LAG, Grade.DEGRADED),
+        ("Bank feed encoding: UTF-8 or Latin-1, whichever is easier.", FEED, Grade.DEGRADED),
+        # and the pin kept, with the alternatives refused
+        ("Queue lag alert: threshold 5 minutes, not 10.", LAG, Grade.ACTIONABLE),
+        ("Glaze kiln temperature set to 1220°C as required.", KILN, Grade.ACTIONABLE),
+        ("Bank feed: encoding UTF-8, never Latin-1.", FEED, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_pin_moved_loosened_or_elsewhere_is_not_kept(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
