@@ -156,6 +156,12 @@ class Frame:
             region = _default_region(fact)
         opposites = lemma_forms(tuple(o for g in fact.anchors for o in g.opposites))
         literals = tuple(f" {c} " for c in condition if relation_of(c)[0] is not None)
+        if region is not None and opposites:
+            # a declared "opposite" on the rule's own side ("without Delgado's confirmation"
+            # for "until Delgado confirms": both before the yes) states the condition itself
+            same = tuple(o for o in opposites if relation_of(o.strip())[0] is region)
+            opposites = tuple(o for o in opposites if o not in same)
+            literals += same
         if (
             fact.polarity is Polarity.FORBID
             and region in (Relation.AFTER, Relation.IF)

@@ -431,7 +431,8 @@ _VAGUE = frozenset(
 
 
 _SCOPE = re.compile(
-    r" only (?:in|on|for|within|at|during) (\S+) |(?<= )(?:in|on|for|within|at|during) (\S+) only "
+    r" (?:only|just) (?:in|on|for|within|at|during) (\S+) "
+    r"|(?<= )(?:in|on|for|within|at|during) (\S+) only "
 )
 
 
@@ -447,6 +448,8 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
         start = text.rfind(" ", 0, max(1, at - 16))
         end = text.find(" ", at + len(v) + 12)
         near = text[max(0, start) : end if end >= 0 else len(text)]
+        for name in (*frame.settings, *frame.objects):  # "max stop count": a name, no bound
+            near = near.replace(name, " ")
         if BOUND_RE.search(near):
             return True
     if frame.other_value is not None and " or " in text:

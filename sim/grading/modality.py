@@ -55,6 +55,11 @@ _ENDED_LABEL = re.compile(
 _ANYMORE = re.compile(r" (?:no|not|never) (?:\S+ ){0,6}(?:anymore|any more) ")
 
 
+_TRAILING = re.compile(
+    r"\b(if|when|whenever|unless|once|because|since|in case|provided)\b[^,;:()\u2014\u2013]*$"
+)
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -85,6 +90,14 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         s = s[: correction.start()] + " only " + s[correction.end() :]
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
+    trail = _TRAILING.search(raw.lower()) if raw and " " in raw else None
+    if trail is not None and trail.start() > 0 and raw[: trail.start()].count(" ") >= 2:
+        # "re-pitch the yeast if the gravity hasn't moved", "resubmit it once the ledger is
+        # locked": a negation or a hold in a trailing condition (nothing after it but its own
+        # words; a leading one ends at a comma) is the condition's
+        at = rest.rfind(f" {trail.group(1)} ")
+        if at > 0:
+            rest = rest[:at] + " "
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
     negated = negation or deferred

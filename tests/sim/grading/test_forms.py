@@ -799,3 +799,21 @@ LAG = declare_fact(
 )  # fmt: skip
 def test_a_pin_moved_loosened_or_elsewhere_is_not_kept(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # a negation or a hold in a trailing condition is the condition's, not the clause's
+        ("After step 2 flush the edge cache if the hit rate hasn't recovered.", FLUSH,
+         Grade.INVERTED),
+        ("Flush the edge cache only after step 2, once the origin is locked.", FLUSH,
+         Grade.INVERTED),
+        # a leading condition ends at its comma: the negation after it is the clause's
+        ("Reminder: once step 2 is over, the edge cache is not to be flushed.", FLUSH,
+         Grade.ACTIONABLE),
+        ("Do not flush the edge cache after step 2 if anyone asks.", FLUSH, Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_trailing_conditions_negation_is_its_own(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade

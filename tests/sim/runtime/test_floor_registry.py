@@ -237,3 +237,45 @@ def test_a_rule_whose_own_verb_is_a_cue_declares_and_grades(
     )
     assert fact.polarity is Polarity.FORBID
     assert grade_one(reversed_text, fact).grade is Grade.INVERTED
+
+
+def test_an_opposite_on_the_rules_own_side_states_the_condition(tmp_path: Path) -> None:
+    # "without Okafor's confirmation" is declared as the opposite of "until Okafor confirms",
+    # but both are before the yes: filing without it reverses the rule, and was read as kept
+    registry = load_floor_registry(
+        _write(
+            tmp_path,
+            """
+version = 1
+[[fact]]
+id = "brief"
+class = "confirmation"
+text = "Do not file the appeal brief until Okafor confirms."
+[fact.anchors]
+action = ["file"]
+object = ["appeal brief"]
+condition = ["until Okafor confirms", "Okafor confirms"]
+[fact.opposites]
+condition = ["without Okafor's confirmation"]
+""",
+        )
+    )
+    (fact,) = registry.facts
+    assert grade_one("File the appeal brief now, without Okafor's confirmation.", fact).grade is (
+        Grade.INVERTED
+    )
+    assert grade_one("Never file the appeal brief without Okafor's confirmation.", fact).grade is (
+        Grade.ACTIONABLE
+    )
+
+
+def test_a_bound_word_inside_a_setting_is_a_name() -> None:
+    # "max" in "max stop count" was read as a bound beside the value, and the registry refused
+    # the rule as degraded against its own text
+    fact = declare_fact(
+        "The dispatch optimizer must use a max stop count of 18.",
+        {"setting": ["max stop count"], "object": ["dispatch optimizer"], "value": ["18"]},
+        fact_id="stops",
+        cls="value_pin",
+    )
+    assert grade_one("Dispatch optimizer: max stop count 18.", fact).grade.at_floor
