@@ -26,11 +26,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 219,
-    "confirmation": 292,
-    "ordering": 279,
-    "prohibition": 374,
-    "value_pin": 236,
+    "conditional": 248,
+    "confirmation": 331,
+    "ordering": 287,
+    "prohibition": 398,
+    "value_pin": 274,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -57,7 +57,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 2_450 and len(facts) >= 140
+    assert len(cases) >= 2_750 and len(facts) >= 160
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
