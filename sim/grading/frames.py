@@ -390,11 +390,12 @@ _NOUNS = {  # common verbs whose noun no regular ending gives
     "deny": "denial", "issue": "issuance", "enable": "enablement", "apply": "application",
     "refuse": "refusal", "dismiss": "dismissal", "accept": "acceptance", "submit": "submission",
     "admit": "admission", "transmit": "transmission", "pay": "payment", "close": "closure",
-    "disclose": "disclosure", "expose": "exposure", "seize": "seizure",
+    "disclose": "disclosure", "expose": "exposure", "seize": "seizure", "demote": "demotion",
 }  # fmt: skip
 _NOUN_RULES = (  # (verb ending, what replaces it): English's regular nominalizations
     ("ify", "ification"), ("ize", "ization"), ("ise", "isation"), ("ate", "ation"),
-    ("ete", "etion"), ("ute", "ution"), ("ect", "ection"), ("ert", "ertion"), ("ict", "iction"),
+    ("ete", "etion"), ("omote", "omotion"), ("ute", "ution"), ("ect", "ection"),
+    ("ert", "ertion"), ("ict", "iction"),
     ("uct", "uction"), ("ibe", "iption"), ("oke", "ocation"), ("ew", "ewal"), ("ove", "oval"),
     ("ive", "ival"), ("draw", "drawal"), ("ose", "osal"), ("oy", "oyment"), ("ign", "ignment"),
     ("ip", "ipment"), ("oll", "ollment"), ("el", "ellation"), ("ublish", "ublication"),

@@ -39,7 +39,7 @@ NEGATION = (
     "bad idea", "not a good idea", "unwise", "inadvisable", "discourage", "discouraged",
     "leave it alone", "leave them alone", "leave it be", "leave them be", "let it be",
     "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
-    "keep as is", "keep it as is",
+    "keep as is", "keep it as is", "off the table", "no-go", "out of bounds", "not an option",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 

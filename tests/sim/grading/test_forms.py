@@ -817,3 +817,23 @@ def test_a_pin_moved_loosened_or_elsewhere_is_not_kept(text: str, fact: Fact, gr
 )  # fmt: skip
 def test_a_trailing_conditions_negation_is_its_own(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+UPGRADE = declare_fact(
+    "If the smoke test fails, do not promote the staging build.",
+    {"action": ["promote"], "object": ["staging build"], "condition": ["smoke test fails"]},
+    fact_id="upgrade",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Staging build: a failed smoke test means no promotion.",  # "promotion" is its noun
+        "Promoting the staging build is off the table whenever the smoke test fails.",
+        "Promotion of the staging build is a no-go if the smoke test fails.",
+    ],
+)
+def test_more_restriction_words_and_nouns_keep_the_rule(text: str) -> None:
+    assert grade_one(text, UPGRADE).grade.at_floor
