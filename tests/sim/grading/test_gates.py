@@ -1,0 +1,403 @@
+"""Conditions, gates and orderings on rules declared the way a user declares them: waits
+then orders, denied conditions, the yes named as a thing, exceptions and expiries, states
+kept, trailing conditions. Fresh examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Fact, Grade
+from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import DRAIN, FLUSH, GATEWAY, MAILBOX, PROOFS
+
+SHIP = declare_fact(
+    "If the build is flagged, do not ship the artifact.",
+    {"action": ["ship"], "object": ["artifact"], "condition": ["build is flagged"]},
+    fact_id="ship",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Shipping the artifact is only allowed when the build is not flagged.", Grade.ACTIONABLE),
+        ("Ship the artifact only when the build is flagged.", Grade.INVERTED),
+        ("Never ship the artifact when the build is not flagged.", Grade.INVERTED),
+    ],
+)
+def test_a_denied_condition_is_the_conditions_opposite(text: str, grade: Grade) -> None:
+    assert grade_one(text, SHIP).grade is grade
+
+
+PUBLISH = declare_fact(
+    "Do not publish the quarterly report after step 5.",
+    {"action": ["publish"], "object": ["quarterly report"], "condition": ["after step 5"]},
+    fact_id="publish",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Publish the quarterly report by step 5 at the latest.", Grade.ACTIONABLE),
+        ("Publish the quarterly report at step 6 at the earliest.", Grade.INVERTED),
+    ],
+)
+def test_at_the_latest_bounds_the_action(text: str, grade: Grade) -> None:
+    assert grade_one(text, PUBLISH).grade is grade
+
+
+FLAGGED = declare_fact(
+    "If the build is flagged, do not ship the artifact.",
+    {"action": ["ship"], "object": ["artifact"], "condition": ["build is flagged"]},
+    opposites={"condition": ["build is clean"]},
+    fact_id="flagged",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Ship the artifact unless the build is clean.", Grade.INVERTED),
+        ("Ship the artifact only if the build is clean.", Grade.ACTIONABLE),
+    ],
+)
+def test_unless_before_a_declared_opposite_names_the_condition(text: str, grade: Grade) -> None:
+    assert grade_one(text, FLAGGED).grade is grade
+
+
+CHAT = declare_fact(
+    "If a driver's safety form is missing, do not unlock the van.",
+    {"action": ["unlock"], "object": ["van"], "condition": ["safety form is missing"]},
+    fact_id="van",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        (
+            "The van may be unlocked only once the driver's safety form is on file.",
+            Grade.ACTIONABLE,
+        ),
+        # a gate stated positively: unlocking waits for the form, as the rule says
+        ("Unlock the van once the driver's safety form is received.", Grade.ACTIONABLE),
+        ("Unlock the van even if the driver's safety form is missing.", Grade.INVERTED),
+    ],
+)
+def test_a_missing_forms_complement_is_its_being_on_file(text: str, grade: Grade) -> None:
+    assert grade_one(text, CHAT).grade is grade
+
+
+WAIVER = declare_fact(
+    "Do not deny the fee waiver until the branch manager confirms.",
+    {
+        "action": ["deny"],
+        "object": ["fee waiver"],
+        "condition": ["until the branch manager confirms"],
+    },
+    fact_id="waiver",
+    cls="confirmation",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Denial of the fee waiver is on hold until the branch manager confirms.",
+        "The fee waiver is frozen until the branch manager confirms.",
+    ],
+)
+def test_a_held_object_or_its_actions_noun_keeps_a_gate(text: str) -> None:
+    assert grade_one(text, WAIVER).grade is Grade.ACTIONABLE
+
+
+def test_a_held_object_beside_another_gate_keeps_nothing() -> None:
+    text = "The fee schedule is frozen until the branch manager confirms."
+    assert not grade_one(text, WAIVER).grade.at_floor
+
+
+BADGE = declare_fact(
+    "If a visitor's badge form is missing, do not open the lab door.",
+    {"action": ["open"], "object": ["lab door"], "condition": ["badge form is missing"]},
+    fact_id="badge",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+def test_lacking_a_form_is_missing_it() -> None:
+    text = "Never open the lab door for a visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+def test_withheld_restricts() -> None:
+    text = "Opening the lab door is withheld for any visitor lacking a badge form."
+    assert grade_one(text, BADGE).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Fee waiver: on hold until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee waiver off-limits until the branch manager confirms.", Grade.ACTIONABLE),
+        ("Fee schedule: on hold until the branch manager confirms.", Grade.DROPPED),
+    ],
+)
+def test_an_object_held_with_no_verb_names_its_action(text: str, grade: Grade) -> None:
+    assert grade_one(text, WAIVER).grade is grade
+
+
+def test_a_stand_in_verb_after_a_conjunction_still_has_its_subject() -> None:
+    text = "The memo still waits on legal, but the fee waiver can go ahead right away."
+    assert grade_one(text, WAIVER).grade is Grade.INVERTED
+
+
+VOLUME = declare_fact(
+    "Do not resize the data volume after step 3.",
+    {"action": ["resize"], "object": ["data volume"], "condition": ["after step 3"]},
+    fact_id="volume",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Wait for Ines to confirm, then archive the support mailbox.", MAILBOX, Grade.ACTIONABLE),
+        ("Archive the support mailbox, then wait for Ines to confirm.", MAILBOX, Grade.INVERTED),
+        ("Tidy the labels, then wait for Ines to confirm before archiving the support mailbox.",
+         MAILBOX, Grade.ACTIONABLE),
+        # the wait gates the order on the metrics; the order itself permits the resize later
+        ("Wait for the metrics, then resize the data volume after step 3.", VOLUME,
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_wait_then_an_order_gates_the_order_on_what_is_waited_for(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+PHOTO = declare_fact(
+    "If a parent has opted out, do not publish the student's photo.",
+    {"action": ["publish"], "object": ["student's photo"], "condition": ["opted out"]},
+    fact_id="photo",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # an exclusive permission whose condition is denied: "only if not C" = "if C, do not"
+        ("The student's photo is published only if the parent has not opted out.", PHOTO,
+         Grade.ACTIONABLE),
+        ("Publish the student's photo only if the parent has not opted out.", PHOTO,
+         Grade.ACTIONABLE),
+        # the clause's own negation still forbids
+        ("Do not publish the student's photo if the parent has not opted out.", PHOTO,
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_denied_condition_is_the_conditions_not_the_clauses(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+FREEZER = declare_fact(
+    "If the walk-in freezer shows a temperature alarm, do not restock the walk-in freezer.",
+    {"action": ["restock"], "object": ["walk-in freezer"], "condition": ["temperature alarm"]},
+    fact_id="freezer",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The walk-in freezer may be restocked only when it shows no temperature alarm.",
+         Grade.ACTIONABLE),
+        ("Do not restock the walk-in freezer when it shows no temperature alarm.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_no_before_the_condition_denies_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, FREEZER).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a name's possessive is the name ("Oksana's", not a word "oksanas")
+        ("Sending the print proofs to the client needs Oksana's approval first.",
+         Grade.ACTIONABLE),
+        # the yes named as a thing ("her go-ahead", "the green light") is no permission
+        ("The print proofs stay here; sending them needs Oksana's go-ahead first.",
+         Grade.ACTIONABLE),
+        ("Send the print proofs once Oksana gives the green light.", Grade.ACTIONABLE),
+        ("Send the print proofs now; Oksana's go-ahead can come later.", Grade.INVERTED),
+        ("Go ahead and send the print proofs to the client.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_the_yes_named_as_a_thing_is_the_gate(text: str, grade: Grade) -> None:
+    assert grade_one(text, PROOFS).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # a restriction reported as past ("used to be blocked") is lifted
+        ("Flushing the edge cache after step 2 used to be blocked.", FLUSH, Grade.INVERTED),
+        ("We used to forbid flushing the edge cache after step 2; not anymore.", FLUSH,
+         Grade.INVERTED),
+        # a pin judged wrong ("too tight", "too slow") is dropped
+        ("Payments gateway timeout: 20 seconds was too tight, now 40.", GATEWAY,
+         Grade.INVERTED),
+        ("Payments gateway: timeout 20 seconds, fixed.", GATEWAY, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_rule_reported_past_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # an exception or an expiry the rule does not state weakens it
+        ("Do not flush the edge cache after step 2, except for hotfixes.", FLUSH, Grade.DEGRADED),
+        ("Do not flush the edge cache after step 2 until Friday.", FLUSH, Grade.DEGRADED),
+        ("Drain the print queue before patching the print server, unless the patch is urgent.",
+         DRAIN, Grade.DEGRADED),
+        ("Send the print proofs once Oksana confirms or by Friday, whichever comes first.",
+         PROOFS, Grade.DEGRADED),
+        # ... but "unless" before the rule's own reference is its gate
+        ("Do not send the print proofs to the client unless Oksana confirms.", PROOFS,
+         Grade.ACTIONABLE),
+        ("Never patch the print server unless the print queue is drained.", DRAIN,
+         Grade.ACTIONABLE),
+        ("Patch the print server unless the print queue is drained.", DRAIN, Grade.INVERTED),
+        # a question, a default, a stopgap
+        ("Should the print queue be drained before patching the print server?", DRAIN,
+         Grade.DEGRADED),
+        ("Payments gateway timeout is 20 seconds by default.", GATEWAY, Grade.DEGRADED),
+        ("Payments gateway timeout: 20 seconds for now, revisit later.", GATEWAY,
+         Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_rule_with_an_exception_or_an_expiry_is_weakened(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+KEYS = declare_fact(
+    "If the restore drill fails, do not rotate the signing keys.",
+    {"action": ["rotate"], "object": ["signing keys"], "condition": ["restore drill fails"]},
+    fact_id="keys",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("A failed restore drill is no reason to hold the signing key rotation.", KEYS,
+         Grade.INVERTED),
+        ("Step 2 lock on the edge cache flush: gone.", FLUSH, Grade.INVERTED),
+        ("Patching the print server does not depend on draining the print queue.", DRAIN,
+         Grade.INVERTED),
+        # "depends on" and "hinges on" gate as "requires" does (they read as the reverse)
+        ("Patching the print server depends on draining the print queue first.", DRAIN,
+         Grade.ACTIONABLE),
+        ("Sending the print proofs depends on Oksana confirming.", PROOFS, Grade.ACTIONABLE),
+        ("Archiving the support mailbox hinges on Ines confirming.", MAILBOX, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_gate_said_not_to_hold_is_lifted(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+CASES = declare_fact(
+    "If the gallery humidity is above 60%, do not open the display cases.",
+    {"action": ["open"], "object": ["display cases"], "condition": ["humidity is above 60%"]},
+    fact_id="cases",
+    cls="conditional",
+)
+
+
+CONTAINERS = declare_fact(
+    "Do not release the bonded containers until Ingrid confirms.",
+    {
+        "action": ["release"],
+        "object": ["bonded containers"],
+        "condition": ["until Ingrid confirms", "Ingrid confirms"],
+    },
+    fact_id="containers",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # the state kept refuses the act: a case that stays closed is not opened
+        ("When the gallery humidity is above 60%, the display cases must stay closed.", CASES,
+         Grade.ACTIONABLE),
+        ("Gallery humidity above 60%: keep the display cases shut.", CASES, Grade.ACTIONABLE),
+        ("The bonded containers stay put until Ingrid confirms.", CONTAINERS, Grade.ACTIONABLE),
+        ("The display cases no longer have to stay closed above 60% humidity.", CASES,
+         Grade.INVERTED),
+        ("The display cases can stay open when humidity is above 60%.", CASES, Grade.INVERTED),
+        ("The bonded containers stay put until the trucker arrives.", CONTAINERS,
+         Grade.DROPPED),
+    ],
+)  # fmt: skip
+def test_a_state_kept_refuses_the_act(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # a negation or a hold in a trailing condition is the condition's, not the clause's
+        ("After step 2 flush the edge cache if the hit rate hasn't recovered.", FLUSH,
+         Grade.INVERTED),
+        ("Flush the edge cache only after step 2, once the origin is locked.", FLUSH,
+         Grade.INVERTED),
+        # a leading condition ends at its comma: the negation after it is the clause's
+        ("Reminder: once step 2 is over, the edge cache is not to be flushed.", FLUSH,
+         Grade.ACTIONABLE),
+        ("Do not flush the edge cache after step 2 if anyone asks.", FLUSH, Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_trailing_conditions_negation_is_its_own(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+UPGRADE = declare_fact(
+    "If the smoke test fails, do not promote the staging build.",
+    {"action": ["promote"], "object": ["staging build"], "condition": ["smoke test fails"]},
+    fact_id="upgrade",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Staging build: a failed smoke test means no promotion.",  # "promotion" is its noun
+        "Promoting the staging build is off the table whenever the smoke test fails.",
+        "Promotion of the staging build is a no-go if the smoke test fails.",
+    ],
+)
+def test_more_restriction_words_and_nouns_keep_the_rule(text: str) -> None:
+    assert grade_one(text, UPGRADE).grade.at_floor

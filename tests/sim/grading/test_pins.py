@@ -1,0 +1,177 @@
+"""Value pins on rules declared the way a user declares them: a setting named by its
+modifier, pins reported past, changed, loosened, scoped or refused a move. Fresh examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Fact, Grade
+from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import TILES
+
+RETENTION = declare_fact(
+    "The audit archive must use a retention of 30 days.",
+    {"object": ["audit archive"], "setting": ["retention"], "value": ["30 days"]},
+    fact_id="retention",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Audit archive retention: 30 days was the old pin; the new target is 14 days.",
+         Grade.INVERTED),
+        ("The 30 days retention on the audit archive was temporary and has been dropped.",
+         Grade.INVERTED),
+        ("The audit archive keeps a retention of 30 days; the old 90-day setting is gone.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_pin_reported_past_is_reversed(text: str, grade: Grade) -> None:
+    assert grade_one(text, RETENTION).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Moving the audit archive retention away from 30 days is not allowed.", Grade.ACTIONABLE),
+        ("Any deviation from the 30 days retention on the audit archive is prohibited.",
+         Grade.ACTIONABLE),
+        ("Audit archive retention is locked at 30 days; any other value is not allowed.",
+         Grade.ACTIONABLE),
+        ("Audit archive retention moved away from 30 days.", Grade.INVERTED),
+        ("The 30 days retention for the audit archive was dropped; pick any retention.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_refused_move_off_a_pin_keeps_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, RETENTION).grade is grade
+
+
+WINDOW = declare_fact(
+    "The nightly ETL must use a batch window of 30 minutes.",
+    {"setting": ["batch window"], "object": ["nightly ETL"], "value": ["30 minutes"]},
+    fact_id="etl_window",
+    cls="value_pin",
+)
+
+
+DROPOUT = declare_fact(
+    "The sentiment model must use a dropout rate of 0.3.",
+    {"setting": ["dropout rate"], "object": ["sentiment model"], "value": ["0.3"]},
+    fact_id="dropout",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nightly ETL: batches are cut every thirty minutes, fixed.",
+        "The sentiment model trains with dropout at 0.3.",
+    ],
+)
+def test_a_settings_modifier_beside_its_value_names_the_setting(text: str) -> None:
+    fact = WINDOW if "ETL" in text else DROPOUT
+    assert grade_one(text, fact).grade.at_floor
+
+
+def test_a_settings_head_word_names_no_setting() -> None:
+    # "rate" is every rate's: the learning rate at the pinned number is no dropout pin
+    assert not grade_one("Sentiment model: learning rate 0.3.", DROPOUT).grade.at_floor
+    # the modifier without the pinned value names no pin
+    assert not grade_one("Nightly ETL: batches are cut hourly.", WINDOW).grade.at_floor
+
+
+NOTICES = declare_fact(
+    "The renewal notices must use a notice period of 45 days.",
+    {"setting": ["notice period"], "object": ["renewal notices"], "value": ["45 days"]},
+    fact_id="notices",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Renewal notices: notice period 45 days.", Grade.ACTIONABLE),
+        # a pin reported changed or judged wrong is dropped
+        ("Renewal notices: 45 days was too early, so the notice period moved to 30 days.",
+         Grade.INVERTED),
+        ("Renewal notices: notice period was 45 days until legal shortened it to 30.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_pin_changed_or_judged_wrong_is_dropped(text: str, grade: Grade) -> None:
+    assert grade_one(text, NOTICES).grade is grade
+
+
+def test_a_word_of_the_object_names_no_setting() -> None:
+    # "notice" is the object's own word: beside a value it names no notice period (a careful
+    # reader says inverted: the period is 30 days now; the grader reads the first half alone)
+    text = "Renewal notices go out 45 days after signing; the notice period is 30 days now."
+    assert not grade_one(text, NOTICES).grade.at_floor
+
+
+def test_done_is_a_status_not_an_order() -> None:
+    # lemma space writes "done" as "do": a status line that names the object says nothing
+    # of its pin, so the pin is dropped, not degraded
+    assert grade_one("Shots: render farm done for 12 of 14.", TILES).grade is Grade.DROPPED
+    assert grade_one("Render farm: tile size 64 pixels.", TILES).grade.at_floor
+
+
+def test_a_bound_in_words_loosens_a_pin() -> None:
+    assert grade_one("Render farm: tile size 64 pixels or lower.", TILES).grade is Grade.DEGRADED
+    assert grade_one("Render farm: tile size 64 pixels and up.", TILES).grade is Grade.DEGRADED
+
+
+KILN = declare_fact(
+    "The glaze kiln on bay 4 must use a temperature of 1220°C.",
+    {"setting": ["temperature"], "object": ["glaze kiln"], "value": ["1220°C"]},
+    fact_id="kiln",
+    cls="value_pin",
+)
+
+
+FEED = declare_fact(
+    "The bank feed must use file encoding UTF-8.",
+    {"setting": ["file encoding", "encoding"], "object": ["bank feed"], "value": ["UTF-8"]},
+    fact_id="feed",
+    cls="value_pin",
+)
+
+
+LAG = declare_fact(
+    "The queue lag alert must use a threshold of 5 minutes.",
+    {"setting": ["threshold"], "object": ["queue lag alert"], "value": ["5 minutes"]},
+    fact_id="lag",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # another value after a change word, the pinned one reported past
+        ("Glaze kiln: temperature raised to 1240°C after the 1220°C firings crazed.", KILN,
+         Grade.INVERTED),
+        ("Glaze kiln temperature was 1220°C; now 1200°C per the new glaze.", KILN,
+         Grade.INVERTED),
+        ("bank_feed: {encoding: cp1252}  # was utf-8", FEED, Grade.INVERTED),
+        ("Glaze kiln: no fixed temperature anymore (used to be 1220°C).", KILN, Grade.INVERTED),
+        # another numbered place where the rule names its own
+        ("The glaze kiln on bay 5 must use a temperature of 1220°C.", KILN, Grade.DROPPED),
+        # a pin as a starting point, kept only in one scope, or one of a choice
+        ("Glaze kiln temperature: 1220°C is a starting point, tune per batch.", KILN,
+         Grade.DEGRADED),
+        ("The queue lag alert threshold is 5 minutes in staging only.", LAG, Grade.DEGRADED),
+        ("Bank feed encoding: UTF-8 or Latin-1, whichever is easier.", FEED, Grade.DEGRADED),
+        # and the pin kept, with the alternatives refused
+        ("Queue lag alert: threshold 5 minutes, not 10.", LAG, Grade.ACTIONABLE),
+        ("Glaze kiln temperature set to 1220°C as required.", KILN, Grade.ACTIONABLE),
+        ("Bank feed: encoding UTF-8, never Latin-1.", FEED, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_pin_moved_loosened_or_elsewhere_is_not_kept(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
