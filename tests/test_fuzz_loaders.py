@@ -126,6 +126,22 @@ def test_edited_trial_rows_raise_only_user_errors(
     read_like_report(run, html=data.draw(st.booleans()))
 
 
+@pytest.mark.parametrize("depth", [float("inf"), float("nan"), 1.5])
+def test_a_fact_depth_out_of_range_is_a_one_line_error(
+    tiny_run: Path, tmp_path: Path, depth: float
+) -> None:
+    # found by the fuzz test above: a row with "depth": Infinity or NaN passed the row check
+    # and crashed the report in int(depth * bins)
+    lines = (tiny_run / TRIALS).read_bytes().splitlines(keepends=True)
+    row = json.loads(lines[0])
+    row["facts"][0]["depth"] = depth
+    text = b"".join([json_text(row).encode() + b"\n", *lines[1:]])
+    run = edited_copy(tiny_run, tmp_path / "run", TRIALS, text)
+    with pytest.raises(UserError, match="depth") as raised:
+        list(load_run(run).rows())
+    assert "\n" not in str(raised.value) and TRIALS in str(raised.value)
+
+
 @FUZZ
 @given(data=st.data())
 def test_edited_traces_raise_only_user_errors(

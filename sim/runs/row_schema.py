@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
 class _Strict(BaseModel):
@@ -46,7 +46,7 @@ class FactRow(_Strict):
     declared: bool
     superseded: bool
     turn: int
-    depth: float
+    depth: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)  # Infinity or NaN broke the report
     l0_grade: str | None = None
     grades: list[str]
     missing: list[list[str]]
