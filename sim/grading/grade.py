@@ -452,11 +452,10 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
             near = near.replace(name, " ")
         if BOUND_RE.search(near):
             return True
-    if frame.other_value is not None and " or " in text:
-        raw = clause.raw.lower()
-        for m in frame.other_value.finditer(raw):  # "GLACIER_IR or DEEP_ARCHIVE": a choice
-            if not _is_pinned(frame, m.group(0)) and re.search(r"\bor\b", raw):
-                return True
+    if frame.other_value is not None and " or " in text:  # "UTF-8 or Latin-1": a choice
+        others = frame.other_value.finditer(clause.raw.lower())
+        if any(not _is_pinned(frame, m.group(0)) for m in others):
+            return True
     scope = _SCOPE.search(text)
     word = scope.group(1) or scope.group(2) if scope is not None else None
     return word is not None and not any(
