@@ -529,7 +529,6 @@ def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:
     return False
 
 
-_EXCEPTION_WORD = re.compile(r" (?:except|except for|other than|apart from|save for|besides) ")
 _NOT_STOPPED = re.compile(
     r" (?:do|does|did|will|would|should|must|can)? ?not (stop|block|prevent|bar) "
 )
@@ -539,11 +538,12 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
     """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
     hold") left out of the modality: the hold is the condition's name, not a restriction."""
     clause = read_clause(text, frame.deferral, raw)
-    if not frame.values and clause.exclusive and (cut := _EXCEPTION_WORD.search(text)):
+    if not frame.values and clause.exclusive and (cut := lx.EXCEPT_WORD_RE.search(text)):
         # "do not flush it after step 2, except for hotfixes": outside a pin, the exception
         # carves a case out of the rule; it does not make "no X except Y" an exclusive pin
-        main = read_clause(text[: cut.start()] + " ", frame.deferral, raw)
-        if lx.EXCLUSIVE_RE.search(text[: cut.start()]) is None:
+        head = text[: cut.start()] + " "
+        if lx.EXCLUSIVE_RE.search(head) is None:
+            main = read_clause(head, frame.deferral, raw)
             clause = replace(clause, reading=main.reading, exclusive=main.exclusive)
     if (
         clause.reading is Reading.FORBID

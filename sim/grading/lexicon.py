@@ -318,6 +318,7 @@ BOUND_RE = _any(BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")
+EXCEPT_WORD_RE = re.compile(r" (?:" + _EXCEPT_LEADING + r") ")  # an exception, not a "but"
 EXCEPT_PIN_RE = re.compile(
     r"(?<![\w-])(?:no|never|not|nothing|none)(?![\w-]).*?(?<![\w-])(?:" + _EXCEPT + r")(?![\w-])"
     r"|(?<![\w-])(?:"
