@@ -76,21 +76,24 @@ _NOT = re.compile(r" (?:not|never) ")
 _NOT_NO = re.compile(r" (?:not|never|no) ")  # "when it has no leak alarm"
 
 
-def _negated(tokens: tuple[str, ...], start: int, end: int, ref: Reference) -> bool:
-    """Whether the condition is denied after its relation word, before or within its own words
-    ("when the ticket is not tagged legal-hold", "when the build is not flagged"): that states
-    the condition's opposite."""
-    lead = " " + " ".join(tokens[max(0, start - 5) : start]) + " "
+def _denied_at(tokens: tuple[str, ...], start: int, end: int, ref: Reference) -> int | None:
+    """Where the condition's relation word stands (a token index) when the condition is denied
+    after it, before or within its own words ("when the ticket is not tagged legal-hold", "when
+    the build is not flagged"): that states the condition's opposite. None when it is not."""
+    first = max(0, start - 5)
+    lead = " " + " ".join(tokens[first:start]) + " "
     words = list(lx.RELATION_RE.finditer(lead))
     if not words:
-        return False
+        return None
     # a loose window may stop short of the reference's last word: "finds no malware" matches
     # "nightly scan finds" and leaves the denial just past its end
     tail = next((end + i + 1 for i, t in enumerate(tokens[end : end + 2]) if t in ref.tokens), end)
     inside = " " + " ".join(t for t in tokens[start:tail] if t not in ref.tokens) + " "
     # "no" denies a reference read as itself; a complement's "no X on file" is the reference
     denial = _NOT if ref.antonym else _NOT_NO
-    return denial.search(lead[words[-1].end() :] + inside) is not None
+    if denial.search(lead[words[-1].end() :] + inside) is None:
+        return None
+    return first + lead.count(" ", 1, words[-1].start())  # the lead opens with a space
 
 
 def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
@@ -102,12 +105,9 @@ def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
     tokens = clause.tokens
     for ref in frame.references:
         span = window(tokens, ref.tokens)
-        if span is None or not _negated(tokens, span[0], span[1], ref):
-            continue
-        lead = tokens[max(0, span[0] - 5) : span[0]]
-        for i in range(len(lead) - 1, -1, -1):
-            if lx.RELATION_RE.search(f" {lead[i]} "):
-                return span[0] - len(lead) + i, span[1]
+        at = None if span is None else _denied_at(tokens, span[0], span[1], ref)
+        if span is not None and at is not None:
+            return at, span[1]
     return None
 
 
@@ -152,7 +152,7 @@ def region(frame: Frame, clause: Clause) -> Region:
             relation = found[1]
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
-            if frame.conditional and _negated(tokens, start, end, ref):
+            if frame.conditional and _denied_at(tokens, start, end, ref) is not None:
                 relation = lx.OPPOSITE[relation]  # "only when the ticket is not tagged X"
             if (
                 (clause.deferred and found[0] in lx.GATES)

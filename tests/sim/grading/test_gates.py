@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from sim.grading.frames import Frame
+from sim.grading.modality import read_clause
+from sim.grading.regions import denied_condition
+from sim.grading.text import lemmas, normalize
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
@@ -401,3 +405,18 @@ UPGRADE = declare_fact(
 )
 def test_more_restriction_words_and_nouns_keep_the_rule(text: str) -> None:
     assert grade_one(text, UPGRADE).grade.at_floor
+
+
+def test_a_denied_conditions_span_starts_at_its_relation_word() -> None:
+    text = lemmas(normalize("Print the student's photo only if the parent has not opted out."))
+    clause = read_clause(text)
+    span = denied_condition(Frame.of(PHOTO), clause)
+    assert span is not None and clause.tokens[span[0]] == "if"
+    assert clause.tokens[span[1] - 1] == "out"
+    assert (
+        denied_condition(
+            Frame.of(PHOTO),
+            read_clause(lemmas(normalize("If a parent has opted out, do not publish the photo."))),
+        )
+        is None
+    )
