@@ -29,16 +29,20 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 demo: $(STAMP)
 	$(BIN)/compsim demo scenarios/credential_rotation.toml
 
-# Every test, slow ones included (about 9 min on 2 cores). Tests that need the real-model extras or
+# Every test, slow ones included (about 5 min on 2 cores). Tests that need the real-model extras or
 # Debian's chromium skip with the reason; `make test-slow` installs the extras and runs them.
+# One pytest-xdist worker per core (at most 8), a test file per worker: a file's module fixtures
+# (a standard bench run, a local Ray) are built once. PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= auto
+XDIST := -n $(PYTEST_WORKERS) --maxprocesses 8 --dist loadfile
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
 test-slow: $(HF_STAMP) $(TEST_STAMP)
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest $(XDIST) -m slow
 
 check: $(STAMP)
 	$(BIN)/ruff check sim strategies tests benchmarks
