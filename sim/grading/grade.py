@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from sim.grading import anaphora
 from sim.grading import lexicon as lx
+from sim.grading.allusions import Topic, cautions, names_topic, topic_words
 from sim.grading.clauses import clauses
 from sim.grading.frames import Frame, has_object, read_for
 from sim.grading.frames import function_word as _function_word
@@ -64,6 +65,8 @@ class Matcher:
     reference: str  # the condition's reference as words ("resize disk"): what "it" may be
     object: str  # the object as words ("ledger volume")
     reference_stems: tuple[str, ...]  # the reference's words, stemmed: where a pronoun may look
+    topic: Topic  # the rule's topic as words, for a sentence that only alludes to it
+    topic_runs: tuple[str, ...]  # the topic's words that name it, padded: where to look
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -80,7 +83,9 @@ class Matcher:
         reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
         obj = frame.objects[0].strip() if frame.objects else ""
         stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
-        return cls(fact, normalize(fact.text), frame, topic, reference, obj, stems)
+        words = topic_words(frame)
+        runs = tuple(f" {w} " for w in sorted(words.words))
+        return cls(fact, normalize(fact.text), frame, topic, reference, obj, stems, words, runs)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -566,7 +571,40 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             if pointing_back(m, pairs[i - 1] if i else None, unit)
         )
         best = with_resolved(fact, m, pointing, counter, best)
-    return best[1] if best is not None else dropped(fact)
+    if best is None:
+        return alluded(fact, m, sentences, counter)
+    return best[1]
+
+
+def alluded(fact: Fact, m: Matcher, sentences: Sentences, counter: Tokenizer) -> FactGrade:
+    """`degraded` by the first sentence that alludes to the rule (sim.grading.allusions), else
+    `dropped`."""
+    pairs = sentences.pairs
+    for index in sentences.mentioning(m.topic_runs) if m.topic_runs else ():
+        found = allusion(fact, m, pairs, index, counter)
+        if found is not None:
+            return found
+    return dropped(fact)
+
+
+def allusion(
+    fact: Fact, m: Matcher, units: Sequence[Unit], index: int, counter: Tokenizer
+) -> FactGrade | None:
+    """What sentence `index` of `units` (with the one after it) says of a fact no sentence
+    names: `degraded` where it alludes to the rule, else nothing."""
+    raw, _, lem = units[index]
+    if not names_topic(m.topic, lem):
+        return None
+    if not cautions(lem):
+        # "Payroll work is nearly done; be mindful of anything touching it": the caution in
+        # the next sentence, by a pronoun
+        if index + 1 >= len(units):
+            return None
+        after = units[index + 1]
+        if anaphora.first(after[0]) is None or not cautions(after[2]):
+            return None
+        raw = f"{raw} {after[0]}"
+    return FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), fact.floor.required, raw)
 
 
 def better(best: Evidence | None, found: Evidence | None) -> Evidence | None:

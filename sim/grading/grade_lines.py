@@ -18,11 +18,13 @@ from itertools import compress, filterfalse, repeat
 from operator import or_
 
 from sim.grading import anaphora
+from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
     Evidence,
     Matcher,
+    allusion,
     better,
     dropped,
     evidence,
@@ -34,7 +36,7 @@ from sim.grading.grade import (
 from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
-from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines
+from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines, title
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
@@ -89,6 +91,8 @@ def _checks(m: Matcher) -> Checks | None:
 _NAMED, _WHOLE, _POINTS, _POINTER, _PLAN = 1, 2, 4, 8, 16
 _FINISHES, _CUE, _BULLET, _SUB_BULLET = 32, 64, 128, 256
 _PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.first)
+_CAUTIOUS = 1024  # it may hold a caution (sim.grading.allusions.may_caution)
+_CUE_PRONOUN = 2048  # its first sentence holds a pronoun and a caution
 _POINTING = _POINTS | _POINTER
 
 
@@ -102,6 +106,7 @@ class LineGrader:
     __slots__ = (
         "_checks",
         "_counter",
+        "_cued",
         "_dropped",
         "_facts",
         "_filtered",
@@ -110,10 +115,12 @@ class LineGrader:
         "_lines",
         "_marks",
         "_matchers",
+        "_named_by",
         "_pairs",
         "_pointing",
         "_quick",
         "_say_runs",
+        "_topic_runs",
         "_topics",
         "_whole_runs",
     )
@@ -126,6 +133,14 @@ class LineGrader:
         self._counter = counter
         self._lines: dict[str, LineEvidence] = {"": ()}
         self._marks: dict[str, int] = {"": 0}
+        # a fact no sentence names may be alluded to by its topic's words (sim.grading.allusions):
+        # per line, the facts whose words it may hold (a bit each), so a text where none of a
+        # dropped fact's words occurs is done with by one lookup per line
+        self._topic_runs = tuple(
+            lemma_filter(m.topic_runs) if m.topic_runs else () for m in self._matchers
+        )
+        self._named_by: dict[str, int] = {"": 0}
+        self._cued: dict[str, int] = {"": 0}  # per line, `_topic_bits` where it holds a cue
         # Any fact's topic, looked for in one pass: most lines mention none, and are done with
         # at once, most of them before they are even normalized (sim.grading.text.lemma_filter says
         # why that is safe).
@@ -231,7 +246,52 @@ class LineGrader:
             for k, ev in extra.items():
                 if (held := best.get(k)) is None or ev[0] < held[0]:
                     best[k] = ev
-        return tuple(won[1] if (won := best.get(k)) is not None else none[k] for k in ks)
+        graded = [won[1] if (won := best.get(k)) is not None else None for k in ks]
+        if None in graded:  # no sentence names these facts: one may allude to them
+            named = reduce(or_, map(self._cued.__getitem__, lines), 0)
+            if marks & _CUE_PRONOUN:  # a cue by a pronoun may finish the line before
+                before = _before_pronoun_cues(lines, self._marks)
+                named |= reduce(or_, (self._topic_bits(lines[i]) for i in before), 0)
+            for n, k in enumerate(ks):
+                if graded[n] is None:
+                    graded[n] = self._alluded(k, lines) if named >> k & 1 else none[k]
+        return tuple(g for g in graded if g is not None)
+
+    def _alluded(self, k: int, lines: list[str]) -> FactGrade:
+        """`grade.alluded` for fact `k`, asked only of the lines that may hold its topic's words
+        and a cue, or whose next line may finish them with one, with the sentence after each
+        (which may open the next line)."""
+        m = self._matchers[k]
+        bit = 1 << k
+        before = set(_before_pronoun_cues(lines, self._marks))
+        for i, line in enumerate(lines):
+            if not (self._cued[line] & bit or (i in before and self._topic_bits(line) & bit)):
+                continue
+            units = line_sentences(line)
+            for j, unit in enumerate(units):
+                if not names_topic(m.topic, unit[2]):
+                    continue
+                if j + 1 < len(units) or cautions(unit[2]):
+                    found = allusion(m.fact, m, units, j, self._counter)
+                else:  # the sentence after it, where its caution may be, opens the next line
+                    after = _first_after(lines, i)
+                    pair = (unit, after) if after is not None else (unit,)
+                    found = allusion(m.fact, m, pair, 0, self._counter)
+                if found is not None:
+                    return found
+        return self._dropped[k]
+
+    def _topic_bits(self, line: str) -> int:
+        """The facts whose topic's words `line` may hold, a bit each (cached per line)."""
+        bits = self._named_by.get(line)
+        if bits is None:
+            key = raw_key(line)
+            bits = 0
+            for k, runs in enumerate(self._topic_runs):
+                if runs is None or any(map(key.__contains__, runs)):
+                    bits |= 1 << k
+            self._named_by[line] = bits
+        return bits
 
     def _pointing_lines(self, lines: list[str]) -> list[tuple[str | None, str]]:
         """Each line that holds a pronoun and may say something of a fact, with the line before
@@ -318,7 +378,46 @@ class LineGrader:
             kind = _static_marks(line)
         if kind & _PRONOUN and not mark & _NAMED and self._points(line):
             mark |= _POINTER
+        bits = self._topic_bits(line) if kind & _CAUTIOUS else 0
+        if bits and not any(cautions(unit[2]) for unit in line_sentences(line)):
+            bits = 0  # its raw text has a cue's letters, not the cue
+        self._cued[line] = bits
+        if kind & _CUE_PRONOUN:
+            units = line_sentences(line)
+            first = units[0] if units else None
+            if first is None or anaphora.first(first[0]) is None or not cautions(first[2]):
+                kind &= ~_CUE_PRONOUN  # its first sentence holds no pronoun and cue
         return found, mark | (kind & ~_PRONOUN)
+
+
+def _first_after(lines: list[str], i: int) -> Unit | None:
+    """The first sentence after line `i` (blank lines hold none)."""
+    for line in lines[i + 1 :]:
+        if line and (units := line_sentences(line)):
+            return units[0]
+    return None
+
+
+def _before_pronoun_cues(lines: list[str], marks: dict[str, int]) -> list[int]:
+    """The lines whose next line holding text opens with a pronoun and a cue (`marks`, the
+    lines' marks), which may finish the line's last sentence ("Payroll work is nearly done."
+    / "Be mindful of anything touching it.")."""
+    found: list[int] = []
+    after = False  # the next line holding text may hold a pronoun and a cue
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if not line.strip():
+            continue
+        if after:
+            found.append(i)
+        # a line with no letter or digit may hold no sentence: the next one may still follow
+        after = bool(marks[line] & _CUE_PRONOUN) or (after and not any(map(str.isalnum, line)))
+    return found
+
+
+def _kind(line: str) -> int:
+    kind = _STATIC.get(line)
+    return _static_marks(line) if kind is None else kind
 
 
 _STATIC: dict[str, int] = {}  # a line's marks that no fact decides, once per process: a
@@ -336,10 +435,14 @@ def _static_marks(line: str) -> int:
             kind = _CUE if role[1] else 0
         else:
             kind = _SUB_BULLET if line[:1].isspace() else _BULLET
+    elif title(line) is not None:
+        kind = _CUE  # a short plain line titles the bullets below it
     if may_hold_plan(line):
         kind |= _PLAN
     if anaphora.first(line) is not None:
         kind |= _PRONOUN
+    if may_caution(raw_key(line)):
+        kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN else 0)
     if len(_STATIC) >= _MAX_STATIC:
         _STATIC.clear()
     _STATIC[line] = kind

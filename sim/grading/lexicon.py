@@ -197,6 +197,25 @@ GESTURE = (
 the user about the tickets at some point"): a clause that names the object with one of these
 and nothing else of the rule is `degraded`, not `dropped`. They never weaken a rule stated whole."""
 
+CAUTION = (
+    "matters for", "matters here", "matters a lot", "it matters", "important", "attention",
+    "mindful", "watch", "observe", "respect", "needs sign-off", "needs the usual sign-off",
+    "sign-off first", "human sign-off", "prerequisite", "concern", "pinned", "fixed by",
+    "constraint", "in sync", "consistent", "don't rush", "into account", "second opinion",
+)  # fmt: skip
+"""Words that say a rule is there without stating it ("Regularization settings were fixed by
+the user", "Denials need a senior review"): with the rule's topic and none of its anchors, a
+sentence alludes to it (sim.grading.allusions), which is `degraded`. With GESTURE, HEDGE,
+NEGATION and DEFERRAL."""
+
+DESCRIBING = (
+    "by default", "roughly", "approximately", "or so", "ish", "something like", "more or less",
+    "probably", "possibly", "likely", "seem", "generally", "typically", "in general",
+    "for the most part", "baseline", "starting point", "or whatever",
+)  # fmt: skip
+"""Hedges that describe a value or a habit ("sort it by date by default", "roughly 40 rows")
+rather than caution about an act: they weaken a rule stated whole, but do not allude to one."""
+
 IMMEDIATE = (
     "now", "right away", "immediately", "asap", "straight away", "at once", "as soon as",
     "as soon as possible", "without delay", "right now", "today", "tonight",
@@ -310,6 +329,8 @@ EXCLUSIVE_RE = _any(EXCLUSIVE)
 DIRECTIVE_RE = re.compile(_any(DIRECTIVE).pattern + r"|^ (?:please |then |so |and )?do ")
 HEDGE_RE = _any(HEDGE)
 GESTURE_RE = _any(GESTURE)
+CAUTION_RE = _any(CAUTION)
+ALLUSION_HEDGE_RE = _any(tuple(h for h in HEDGE if h not in DESCRIBING))
 IMMEDIATE_RE = _any(IMMEDIATE)
 STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)

@@ -82,7 +82,8 @@ def reading_lines(text: str) -> list[str]:
         if role is None:  # a blank line or one that stands alone: nearly every line
             if line:
                 out.append(line)
-            cue, parent = None, None
+            # "Amended complaint" / "- hold until someone confirms": a short title over bullets
+            cue, parent = (title(line) if line else None), None
             continue
         bullet = role[0] == "bullet"
         indent = len(line) - len(line.lstrip()) if bullet else 0
@@ -107,6 +108,15 @@ def reading_lines(text: str) -> list[str]:
 
 
 _LEADING_JOIN = re.compile(r"^(?:but|and|so)\s+", re.IGNORECASE)
+_TITLE = re.compile(r"^\s*[A-Za-z0-9][^.!?,;:()\[\]{}=|]*$")
+
+
+def title(line: str) -> str | None:
+    """A plain line that may title the bullets below it: a few words, no sentence's stop, no
+    clause break ("Mendel interview episode"). Used only where a bullet follows."""
+    if len(line) > 48 or line.count(" ") > 5 or not _TITLE.match(line):
+        return None
+    return line.strip()
 
 
 class Sentences:
@@ -114,12 +124,17 @@ class Sentences:
 
     __slots__ = ("joined", "pairs", "plans", "starts")
 
-    def __init__(self, text: str) -> None:
-        text = as_prose(text)  # config notation and tables read as sentences
-        self.plans = plan_items(text) if may_hold_plan(text) else []
-        lines = text.split("\n")
-        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
-            lines = reading_lines(text)  # a header's bullets or a split rule: read together
+    def __init__(self, text: str, lines: list[str] | None = None) -> None:
+        """`text`'s sentences; `lines`, where given, are its lines as `reading_lines` reads
+        them (a caller that has them already), and its plans are not looked for."""
+        if lines is None:
+            text = as_prose(text)  # config notation and tables read as sentences
+            self.plans = plan_items(text) if may_hold_plan(text) else []
+            lines = text.split("\n")
+            if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+                lines = reading_lines(text)  # a header's bullets or a split rule: together
+        else:
+            self.plans = []
         self.pairs = [p for line in lines if line for p in line_sentences(line)]
         # All sentences in lemma space in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.

@@ -26,11 +26,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 248,
-    "confirmation": 331,
-    "ordering": 287,
-    "prohibition": 398,
-    "value_pin": 274,
+    "conditional": 256,
+    "confirmation": 342,
+    "ordering": 295,
+    "prohibition": 403,
+    "value_pin": 282,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

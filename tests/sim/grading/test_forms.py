@@ -61,6 +61,25 @@ def test_a_sub_bullet_finishes_its_bullet_and_siblings_stay_apart() -> None:
     assert not grade_one(apart, REFUND).grade.at_floor
 
 
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Storage quota\n- raise only once the billing owner confirms", Grade.ACTIONABLE),
+        ("Storage quota\n- raise it now, no need to wait", Grade.INVERTED),
+    ],
+)
+def test_a_short_plain_line_titles_the_bullets_below_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, QUOTA).grade is grade
+
+
+def test_a_sentence_or_a_long_line_titles_nothing() -> None:
+    from sim.grading.sentences import reading_lines
+
+    assert reading_lines("Storage quota\n- raise") == ["Storage quota", "Storage quota: raise"]
+    for line in ("We reviewed the storage quota.", "Storage quota, billing", "a b c d e f g"):
+        assert reading_lines(f"{line}\n- raise") == [line, "- raise"]
+
+
 def test_a_forbidding_clause_that_names_what_the_action_needs() -> None:
     text = "Storage quota raise: BLOCKED, needs a yes from the billing owner first."
     assert grade_one(text, QUOTA).grade.at_floor

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.grading.grade import grade_text
 from sim.grading.grade_lines import LineGrader
-from sim.types import History
+from sim.types import Grade, History
 from tests.helpers import counter, small_history
 
 _HISTORIES: dict[int, History] = {}
@@ -47,6 +48,11 @@ def _pool(history: History) -> list[str]:
     ]  # fmt: skip
     shaped += [f"{i}. {t}" for i, t in enumerate(facts, 1)]  # the rules as a numbered plan
     shaped += [f"    rule: {t}" for t in facts] + [f"  - {t}" for t in facts]  # nested, indented
+    # allusions (sim.grading.allusions): a rule's words with a caution, on its line or by a
+    # pronoun on the next; a short title over bullets
+    tails = [" ".join(t.rstrip(".").split()[-3:]) for t in facts]
+    shaped += [f"Be mindful of the {w}." for w in tails] + [f"{w} is nearly done." for w in tails]
+    shaped += ["Be careful with it, ideally.", "Watch it; it matters here.", "---", "Audit log"]
     return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
 
 
@@ -79,6 +85,20 @@ def test_between_equal_evidence_the_first_sentence_wins() -> None:
     (got,) = LineGrader(history.facts, counter()).grade(text, [fact])
     assert got == grade_text(text, [fact], counter())[0]
     assert got.sentence == fact.text.strip()
+
+
+@pytest.mark.parametrize("gap", ["\n", "\n\n"])
+def test_an_allusion_finished_on_the_next_line_is_read_as_grade_text_reads_it(gap: str) -> None:
+    history = _history(0)
+    for fact in history.facts:
+        obj = next(g.forms[0] for g in fact.anchors if g.role == "object")
+        text = f"The {obj} is nearly done.{gap}Be careful with it, ideally.\n"
+        (got,) = LineGrader(history.facts, counter()).grade(text, [fact])
+        assert got == grade_text(text, [fact], counter())[0]
+        assert got.grade is Grade.DEGRADED, text
+        plain = text.replace("Be careful with it, ideally.", "It ran in 3 s.")
+        (got,) = LineGrader(history.facts, counter()).grade(plain, [fact])
+        assert got == grade_text(plain, [fact], counter())[0]
 
 
 def test_facts_of_another_history_are_not_known() -> None:
