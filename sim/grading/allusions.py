@@ -1,13 +1,14 @@
 """A sentence that alludes to a rule without any of its anchors: its topic and a caution.
 
-Summaries abstract a rule past its own words: "Be careful with tickets that have legal tags"
-for "If a ticket is tagged legal-hold, do not delete its attachments", "Regularization settings
+Summaries abstract a rule past its own words: "Be cautious with anything that touches accruals"
+for "Do not repost the accrual journal entries after step 7", "Regularization settings
 for the fine-tune were fixed by the user" for a pinned dropout rate, "Denials need a senior
 review" for a confirmation gate. No anchor matches, yet a careful reader calls the rule
 `degraded` (it is still there, past acting on), not `dropped` (gone). Both are below any floor,
 so the reading never keeps a rule; it only tells the report which collapse happened.
 
-A sentence alludes when it carries a caution or requirement cue and names the rule's topic:
+A sentence alludes when it carries a caution (sim.grading.lexicon's CAUTION and GESTURE, and
+the HEDGE words that caution rather than describe) and names the rule's topic:
 a word of the object (its head, a modifier) or of the setting, or the action together with a
 word of the condition's reference. Generic words ("step", "run", "user") name no topic.
 """
@@ -85,11 +86,6 @@ def names_topic(topic: Topic, lemma_text: str) -> bool:
     return bool(found) or bool(
         topic.actions.intersection(tokens) and topic.references.intersection(tokens)
     )
-
-
-def alludes(topic: Topic, lemma_text: str) -> bool:
-    """Whether a sentence that names none of the rule's anchors alludes to it (see above)."""
-    return names_topic(topic, lemma_text) and cautions(lemma_text)
 
 
 _COMMON_RUNS = frozenset(

@@ -415,11 +415,6 @@ def _before_pronoun_cues(lines: list[str], marks: dict[str, int]) -> list[int]:
     return found
 
 
-def _kind(line: str) -> int:
-    kind = _STATIC.get(line)
-    return _static_marks(line) if kind is None else kind
-
-
 _STATIC: dict[str, int] = {}  # a line's marks that no fact decides, once per process: a
 _MAX_STATIC = 32_768  # sweep meets the same lines in trial after trial (bounded, as
 # sim.grading.sentences bounds its cache, so memory stays flat)

@@ -205,8 +205,8 @@ CAUTION = (
 )  # fmt: skip
 """Words that say a rule is there without stating it ("Regularization settings were fixed by
 the user", "Denials need a senior review"): with the rule's topic and none of its anchors, a
-sentence alludes to it (sim.grading.allusions), which is `degraded`. With GESTURE, HEDGE,
-NEGATION and DEFERRAL."""
+sentence alludes to it (sim.grading.allusions), which is `degraded`; so do GESTURE and the
+HEDGE words that are not DESCRIBING."""
 
 DESCRIBING = (
     "by default", "roughly", "approximately", "or so", "ish", "something like", "more or less",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.grading.allusions import alludes, cautions, topic_words
+from sim.grading.allusions import cautions, names_topic, topic_words
 from sim.grading.grade import matcher
 from sim.grading.text import lemmas, normalize
 from sim.runtime.floor_registry import declare_fact
@@ -70,6 +70,6 @@ def test_the_action_alone_needs_a_word_of_the_reference() -> None:
     assert {"kiln", "glaze"} <= words.things
     assert "fire" in words.actions and "tomasz" in words.references
     lem = lemmas(normalize("Be careful with firing anything today."))
-    assert cautions(lem) and not alludes(topic_words(topic), lem)
+    assert cautions(lem) and not names_topic(topic_words(topic), lem)
     lem = lemmas(normalize("Be careful with firing until Tomasz has looked."))
-    assert alludes(topic_words(topic), lem)
+    assert cautions(lem) and names_topic(topic_words(topic), lem)
