@@ -49,10 +49,11 @@ def _content(words: str) -> frozenset[str]:
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A rule's topic as single words: of its object and setting (each names the topic on its
-    own), of its action, and of its condition's reference apart from the action's (these two
-    name it only together)."""
+    own; `modifiers`, those never a phrase's head), of its action, and of its condition's
+    reference apart from the action's (these two name it only together)."""
 
     things: frozenset[str]
+    modifiers: frozenset[str]
     actions: frozenset[str]
     references: frozenset[str]
 
@@ -63,9 +64,12 @@ class Topic:
 
 
 def topic_words(frame: Frame) -> Topic:
-    things = " ".join((*frame.objects, *frame.settings))
+    forms = [f.split() for f in (*frame.objects, *frame.settings)]
+    things = _content(" ".join(w for f in forms for w in f))
+    heads = {f[-1] for f in forms if f}
     acts = _content(" ".join(frame.actions))
-    return Topic(_content(things), acts, _content(" ".join(frame.reference_words)) - acts)
+    refs = _content(" ".join(frame.reference_words)) - acts
+    return Topic(things, things - heads, acts, refs)
 
 
 @lru_cache(maxsize=32_768)  # one sentence is asked about for every dropped fact, at every level
@@ -80,12 +84,23 @@ def cautions(lemma_text: str) -> bool:
 
 def names_topic(topic: Topic, lemma_text: str) -> bool:
     """Whether a sentence names the rule's topic: by a word of its object or setting, or by
-    the action with a word of the condition's reference."""
+    the action with a word of the condition's reference. A rule of its own about a thing the
+    topic's modifier names ("Do not use the build cache later" beside a rule on build runners:
+    a negation, and "build" before a noun of its own) is another thing's, not an allusion."""
     tokens = lemma_text.split()
     found = topic.things.intersection(tokens)
-    return bool(found) or bool(
-        topic.actions.intersection(tokens) and topic.references.intersection(tokens)
-    )
+    if not found:
+        return bool(topic.actions.intersection(tokens) and topic.references.intersection(tokens))
+    if found <= topic.modifiers and lx.NEGATION_RE.search(lemma_text):
+        own = topic.words
+        last = len(tokens) - 1
+        for i, token in enumerate(tokens):
+            if token in found:
+                after = tokens[i + 1] if i < last else ""
+                if not after or after in own or _function_word(after):
+                    return True  # "anything payroll": the modifier names the thing itself
+        return False
+    return True
 
 
 _COMMON_RUNS = frozenset(

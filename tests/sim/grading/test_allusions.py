@@ -51,6 +51,9 @@ def test_an_allusion_to_the_rules_topic_is_degraded(fact: Fact, text: str) -> No
         (KILN, "Kiln 2 loaded with bisque ware; firing schedule printed."),
         (MAILBOX, "Mailbox quota raised to 50 GB and the spam rules were updated."),
         (MAILBOX, "The security team reviewed the firewall rules."),
+        # a rule of its own on another thing the modifier names (a near miss), with a gesture
+        (PAYROLL, "Do not reprint the payroll calendar later."),
+        (KILN, "Never open the glaze cabinet for now."),
         # the action on another object, then a hedge that points back: no topic
         (PAYROLL, "We reprocessed the invoices after step 3. The team suggests keeping it simple."),
     ],
