@@ -115,8 +115,7 @@ def _cue_filter() -> re.Pattern[str] | None:
     words only ("as is", "or so") is looked for as written. None where no filter is safe."""
     runs: set[str] = set()
     short: set[str] = set()
-    hedges = (h for h in lx.HEDGE if h not in lx.DESCRIBING)
-    for form in {lx.lemma_phrase(p) for p in (*lx.CAUTION, *lx.GESTURE, *hedges)} - {""}:
+    for form in {lx.lemma_phrase(p) for p in (*lx.CAUTION, *lx.GESTURE, *lx.ALLUSION_HEDGE)} - {""}:
         options = [
             r for r in map(lambda w: lemma_filter((w,)), form.split()) if r and min(map(len, r)) > 2
         ]

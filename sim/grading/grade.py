@@ -65,8 +65,8 @@ class Matcher:
     reference: str  # the condition's reference as words ("resize disk"): what "it" may be
     object: str  # the object as words ("ledger volume")
     reference_stems: tuple[str, ...]  # the reference's words, stemmed: where a pronoun may look
-    topic: Topic  # the rule's topic as words, for a sentence that only alludes to it
-    topic_runs: tuple[str, ...]  # the topic's words that name it, padded: where to look
+    alluded_by: Topic  # the rule's topic as words, for a sentence that only alludes to it
+    allusion_runs: tuple[str, ...]  # those words, padded: where to look for an allusion
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
@@ -78,14 +78,14 @@ class Matcher:
                 _FRAMES.clear()
             frame = _FRAMES[key] = Frame.of(fact)
         heads = tuple(f" {h} " for h, _ in frame.heads)
-        topic = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
+        forms = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
         condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
         reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
         obj = frame.objects[0].strip() if frame.objects else ""
         stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
         words = topic_words(frame)
         runs = tuple(f" {w} " for w in sorted(words.words))
-        return cls(fact, normalize(fact.text), frame, topic, reference, obj, stems, words, runs)
+        return cls(fact, normalize(fact.text), frame, forms, reference, obj, stems, words, runs)
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
@@ -580,7 +580,7 @@ def alluded(fact: Fact, m: Matcher, sentences: Sentences, counter: Tokenizer) ->
     """`degraded` by the first sentence that alludes to the rule (sim.grading.allusions), else
     `dropped`."""
     pairs = sentences.pairs
-    for index in sentences.mentioning(m.topic_runs) if m.topic_runs else ():
+    for index in sentences.mentioning(m.allusion_runs) if m.allusion_runs else ():
         found = allusion(fact, m, pairs, index, counter)
         if found is not None:
             return found
@@ -593,7 +593,7 @@ def allusion(
     """What sentence `index` of `units` (with the one after it) says of a fact no sentence
     names: `degraded` where it alludes to the rule, else nothing."""
     raw, _, lem = units[index]
-    if not names_topic(m.topic, lem):
+    if not names_topic(m.alluded_by, lem):
         return None
     if not cautions(lem):
         # "Payroll work is nearly done; be mindful of anything touching it": the caution in

@@ -104,6 +104,7 @@ class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
     __slots__ = (
+        "_allusion_runs",
         "_checks",
         "_counter",
         "_cued",
@@ -120,7 +121,6 @@ class LineGrader:
         "_pointing",
         "_quick",
         "_say_runs",
-        "_topic_runs",
         "_topics",
         "_whole_runs",
     )
@@ -136,8 +136,8 @@ class LineGrader:
         # a fact no sentence names may be alluded to by its topic's words (sim.grading.allusions):
         # per line, the facts whose words it may hold (a bit each), so a text where none of a
         # dropped fact's words occurs is done with by one lookup per line
-        self._topic_runs = tuple(
-            lemma_filter(m.topic_runs) if m.topic_runs else () for m in self._matchers
+        self._allusion_runs = tuple(
+            lemma_filter(m.allusion_runs) if m.allusion_runs else () for m in self._matchers
         )
         self._named_by: dict[str, int] = {"": 0}
         self._cued: dict[str, int] = {"": 0}  # per line, `_topic_bits` where it holds a cue
@@ -246,16 +246,20 @@ class LineGrader:
             for k, ev in extra.items():
                 if (held := best.get(k)) is None or ev[0] < held[0]:
                     best[k] = ev
-        graded = [won[1] if (won := best.get(k)) is not None else None for k in ks]
-        if None in graded:  # no sentence names these facts: one may allude to them
-            named = reduce(or_, map(self._cued.__getitem__, lines), 0)
-            if marks & _CUE_PRONOUN:  # a cue by a pronoun may finish the line before
-                before = _before_pronoun_cues(lines, self._marks)
-                named |= reduce(or_, (self._topic_bits(lines[i]) for i in before), 0)
-            for n, k in enumerate(ks):
-                if graded[n] is None:
-                    graded[n] = self._alluded(k, lines) if named >> k & 1 else none[k]
-        return tuple(g for g in graded if g is not None)
+        graded: list[FactGrade] = []
+        named: int | None = None  # the facts an allusion may name (a bit each), when asked
+        for k in ks:
+            won = best.get(k)
+            if won is not None:
+                graded.append(won[1])
+                continue
+            if named is None:  # no sentence names this fact: one may allude to it
+                named = reduce(or_, map(self._cued.__getitem__, lines), 0)
+                if marks & _CUE_PRONOUN:  # a cue by a pronoun may finish the line before
+                    before = _before_pronoun_cues(lines, self._marks)
+                    named |= reduce(or_, (self._topic_bits(lines[i]) for i in before), 0)
+            graded.append(self._alluded(k, lines) if named >> k & 1 else none[k])
+        return tuple(graded)
 
     def _alluded(self, k: int, lines: list[str]) -> FactGrade:
         """`grade.alluded` for fact `k`, asked only of the lines that may hold its topic's words
@@ -269,7 +273,7 @@ class LineGrader:
                 continue
             units = line_sentences(line)
             for j, unit in enumerate(units):
-                if not names_topic(m.topic, unit[2]):
+                if not names_topic(m.alluded_by, unit[2]):
                     continue
                 if j + 1 < len(units) or cautions(unit[2]):
                     found = allusion(m.fact, m, units, j, self._counter)
@@ -287,7 +291,7 @@ class LineGrader:
         if bits is None:
             key = raw_key(line)
             bits = 0
-            for k, runs in enumerate(self._topic_runs):
+            for k, runs in enumerate(self._allusion_runs):
                 if runs is None or any(map(key.__contains__, runs)):
                     bits |= 1 << k
             self._named_by[line] = bits

@@ -216,6 +216,9 @@ DESCRIBING = (
 """Hedges that describe a value or a habit ("sort it by date by default", "roughly 40 rows")
 rather than caution about an act: they weaken a rule stated whole, but do not allude to one."""
 
+ALLUSION_HEDGE = tuple(h for h in HEDGE if h not in DESCRIBING)
+"""The hedges that caution, so allude to a rule (sim.grading.allusions)."""
+
 IMMEDIATE = (
     "now", "right away", "immediately", "asap", "straight away", "at once", "as soon as",
     "as soon as possible", "without delay", "right now", "today", "tonight",
@@ -330,7 +333,7 @@ DIRECTIVE_RE = re.compile(_any(DIRECTIVE).pattern + r"|^ (?:please |then |so |an
 HEDGE_RE = _any(HEDGE)
 GESTURE_RE = _any(GESTURE)
 CAUTION_RE = _any(CAUTION)
-ALLUSION_HEDGE_RE = _any(tuple(h for h in HEDGE if h not in DESCRIBING))
+ALLUSION_HEDGE_RE = _any(ALLUSION_HEDGE)
 IMMEDIATE_RE = _any(IMMEDIATE)
 STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
