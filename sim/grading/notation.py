@@ -172,13 +172,19 @@ def as_prose(text: str) -> str:
     A sweep reads thousands of long texts with a `key=value` in their tool output and no key
     above any line: those are read line by line from marks kept per line (`_kinds`), which
     give `structured` and `_prose`'s result exactly; a text with a line that may open a
-    nesting, or a brace, is read whole."""
+    nesting, or a table, is read whole."""
     lines = text.split("\n")
     kinds = reduce(or_, map(_kinds, lines), 0)
     if kinds & _WHOLE:
         return read_whole(text)
-    if not kinds & _PAIR_LINE and not (
-        kinds & _KEY_END_LINE and ("\n " in text or "\n\t" in text) and _NESTED_HINT.search(text)
+    if (
+        not kinds & _PAIR_LINE
+        and not (kinds & _BRACE_LINE and _OBJECT_HINT.search(text))
+        and not (
+            kinds & _KEY_END_LINE
+            and ("\n " in text or "\n\t" in text)
+            and _NESTED_HINT.search(text)
+        )
     ):
         return text  # not structured
     return "\n".join("\n".join(_alone(line)) if _kinds(line) & _MARKED else line for line in lines)
@@ -189,19 +195,24 @@ def read_whole(text: str) -> str:
     return "\n".join(_prose(text)) if structured(text) else text
 
 
-_WHOLE, _PAIR_LINE, _KEY_END_LINE, _MARKED = 1, 2, 4, 8
+_WHOLE, _PAIR_LINE, _KEY_END_LINE, _MARKED, _BRACE_LINE = 1, 2, 4, 8, 16
 _KEY_END = re.compile(r":[ \t]*(?:#[^\n]*)?$")  # where _NESTED_HINT starts, on one line
 
 
 @lru_cache(maxsize=32_768)  # a sweep meets the same tool-output lines in trial after trial
 def _kinds(line: str) -> int:
-    """A line's part in `structured` and `_prose`: it may open a nesting, holds a brace or
-    is a table's rule (`_WHOLE`: the text is read whole), holds a pair, ends as a key, holds
-    a `_MARK`.
-    `_OPENS` and `_PAIR_HINT` never cross a line, so a text has them where a line does."""
+    """A line's part in `structured` and `_prose`: it may open a nesting or is a table's rule
+    (`_WHOLE`: the text is read whole), holds a pair, ends as a key, holds a brace, holds a
+    `_MARK`.
+    `_OPENS` and `_PAIR_HINT` never cross a line, so a text has them where a line does. A
+    brace does not make the text read whole: where no line opens a nesting, `_prose` reads
+    each line with a brace alone, as the JSON lines of tool output are (only `_OBJECT_HINT`,
+    which may cross a line, is asked of the whole text)."""
     kind = 0
-    if "{" in line or _OPENS.match(line) or ("-" in line and _TABLE_RULE.match(line)):
+    if _OPENS.match(line) or ("-" in line and _TABLE_RULE.match(line)):
         kind |= _WHOLE
+    if "{" in line:
+        kind |= _BRACE_LINE | _MARKED
     if "=" in line and _PAIR_HINT.search(line):
         kind |= _PAIR_LINE
     if ":" in line and _KEY_END.search(line):
