@@ -22,7 +22,7 @@ from functools import lru_cache
 from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.frames import function_word as _function_word
-from sim.grading.text import lemma_filter
+from sim.grading.text import any_of, lemma_filter
 
 # words a rule's anchors share with nearly any other sentence of an agent's history
 _GENERIC = frozenset(
@@ -129,7 +129,9 @@ def _cue_filter() -> re.Pattern[str] | None:
             short.add(form)
         else:
             runs |= set(best)
-    body = "|".join(re.escape(r) for r in sorted(runs, key=len, reverse=True))
+    # a cue is a whole word in lemma space, and a word's run opens the raw word it came from
+    # ("pin" in "pinned", not in "spin"): no letter stands before it
+    body = r"(?<![a-z])" + any_of(runs)
     phrases = (r"\b" + r"[\W_]+".join(map(re.escape, f.split())) + r"\b" for f in sorted(short))
     return re.compile("|".join((body, *phrases)))
 

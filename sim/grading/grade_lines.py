@@ -12,7 +12,7 @@ exactly `grade_text`'s: best rank, then the first such sentence in the text
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import compress, filterfalse, repeat
 from operator import or_
@@ -37,7 +37,7 @@ from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines, title
-from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
+from sim.grading.text import Need, any_of, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -51,6 +51,11 @@ def _runs(forms: tuple[str, ...]) -> tuple[str, ...] | None:
     if words is None and len(digits) < len(forms):
         return None
     return (*(words or ()), *digits)
+
+
+def _opening(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
+    """A search for `runs` where no letter stands before one (None: no filter is safe)."""
+    return None if runs is None else re.compile(r"(?<![a-z])" + any_of(runs)).search
 
 
 Checks = tuple[
@@ -136,8 +141,10 @@ class LineGrader:
         # a fact no sentence names may be alluded to by its topic's words (sim.grading.allusions):
         # per line, the facts whose words it may hold (a bit each), so a text where none of a
         # dropped fact's words occurs is done with by one lookup per line
+        # (a topic's words are whole words in lemma space: a run opens the raw word it came from)
         self._allusion_runs = tuple(
-            lemma_filter(m.allusion_runs) if m.allusion_runs else () for m in self._matchers
+            _opening(lemma_filter(m.allusion_runs) if m.allusion_runs else ())
+            for m in self._matchers
         )
         self._named_by: dict[str, int] = {"": 0}
         self._cued: dict[str, int] = {"": 0}  # per line, `_topic_bits` where it holds a cue
@@ -291,8 +298,8 @@ class LineGrader:
         if bits is None:
             key = raw_key(line)
             bits = 0
-            for k, runs in enumerate(self._allusion_runs):
-                if runs is None or any(map(key.__contains__, runs)):
+            for k, found in enumerate(self._allusion_runs):
+                if found is None or found(key) is not None:
                     bits |= 1 << k
             self._named_by[line] = bits
         return bits
