@@ -72,25 +72,34 @@ class Matcher:
     def of(cls, fact: Fact) -> Matcher:
         # a sweep plants the same rule in trial after trial as a new Fact: read it once
         key = (fact.cls, fact.polarity, fact.anchors, fact.floor.required)
-        frame = _FRAMES.get(key)
-        if frame is None:
-            if len(_FRAMES) > 4_096:
-                _FRAMES.clear()
-            frame = _FRAMES[key] = Frame.of(fact)
-        heads = tuple(f" {h} " for h, _ in frame.heads)
-        forms = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
-        condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
-        reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
-        obj = frame.objects[0].strip() if frame.objects else ""
-        stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
-        words = topic_words(frame)
-        runs = tuple(f" {w} " for w in sorted(words.words))
-        return cls(fact, normalize(fact.text), frame, forms, reference, obj, stems, words, runs)
+        read = _READ.get(key)
+        if read is None:
+            if len(_READ) > 4_096:
+                _READ.clear()
+            read = _READ[key] = _read(fact)
+        return cls(fact, normalize(fact.text), *read)
+
+
+_Read = tuple[Frame, tuple[str, ...], str, str, tuple[str, ...], Topic, tuple[str, ...]]
+
+
+def _read(fact: Fact) -> _Read:
+    """A Matcher's fields that the fact's class, polarity, anchors and floor decide."""
+    frame = Frame.of(fact)
+    heads = tuple(f" {h} " for h, _ in frame.heads)
+    forms = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
+    condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
+    reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
+    obj = frame.objects[0].strip() if frame.objects else ""
+    stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
+    words = topic_words(frame)
+    runs = tuple(f" {w} " for w in sorted(words.words))
+    return frame, forms, reference, obj, stems, words, runs
 
 
 # Keyed by identity: hashing a frozen Fact hashes every anchor form, on every call.
 _MATCHERS: dict[int, Matcher] = {}
-_FRAMES: dict[tuple[object, ...], Frame] = {}
+_READ: dict[tuple[object, ...], _Read] = {}
 
 
 def matcher(fact: Fact) -> Matcher:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import reduce
+from functools import lru_cache, reduce
 from itertools import compress, filterfalse, repeat
 from operator import or_
 
@@ -53,6 +53,7 @@ def _runs(forms: tuple[str, ...]) -> tuple[str, ...] | None:
     return (*(words or ()), *digits)
 
 
+@lru_cache(maxsize=4_096)  # a sweep asks for the same facts' runs in trial after trial
 def _opening(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
     """A search for `runs` where no letter stands before one (None: no filter is safe)."""
     return None if runs is None else re.compile(r"(?<![a-z])" + any_of(runs)).search
@@ -183,8 +184,7 @@ class LineGrader:
         index, own = self._index, self._facts
         return all((i := index.get(id(f))) is not None and own[i] is f for f in facts)
 
-    def _mentions(self, line: str) -> bool:
-        key = raw_key(line)
+    def _mentions(self, line: str, key: str) -> bool:
         if self._quick(key) is None:
             return False  # no fact's object, whole or in part: most lines, in one C loop
         self._mark(line, key)  # it may name a fact's topic: a pronoun may point back to it
@@ -199,9 +199,9 @@ class LineGrader:
                 return True
         return False
 
-    def _evidence(self, line: str) -> LineEvidence:
+    def _evidence(self, line: str, key: str) -> LineEvidence:
         if self._filtered:
-            if not self._mentions(line):
+            if not self._mentions(line, key):
                 return ()
         elif line.strip():
             self._mark(line, None)
@@ -292,11 +292,12 @@ class LineGrader:
                     return found
         return self._dropped[k]
 
-    def _topic_bits(self, line: str) -> int:
-        """The facts whose topic's words `line` may hold, a bit each (cached per line)."""
+    def _topic_bits(self, line: str, key: str | None = None) -> int:
+        """The facts whose topic's words `line` (`key`, its raw_key) may hold, a bit each
+        (cached per line)."""
         bits = self._named_by.get(line)
         if bits is None:
-            key = raw_key(line)
+            key = key or raw_key(line)
             bits = 0
             for k, found in enumerate(self._allusion_runs):
                 if found is None or found(key) is not None:
@@ -382,14 +383,15 @@ class LineGrader:
 
     def _read(self, line: str) -> tuple[LineEvidence, int]:
         """A new line's evidence and marks."""
-        found = self._evidence(line)
+        key = raw_key(line)
+        found = self._evidence(line, key)
         mark = self._flags.get(line, 0)
         kind = _STATIC.get(line)
         if kind is None:
-            kind = _static_marks(line)
-        if kind & _PRONOUN and not mark & _NAMED and self._points(line):
+            kind = _static_marks(line, key)
+        if kind & _PRONOUN and not mark & _NAMED and self._points(line, key):
             mark |= _POINTER
-        bits = self._topic_bits(line) if kind & _CAUTIOUS else 0
+        bits = self._topic_bits(line, key) if kind & _CAUTIOUS else 0
         if bits and not any(cautions(unit[2]) for unit in line_sentences(line)):
             bits = 0  # its raw text has a cue's letters, not the cue
         self._cued[line] = bits
@@ -431,7 +433,8 @@ _MAX_STATIC = 32_768  # sweep meets the same lines in trial after trial (bounded
 # sim.grading.sentences bounds its cache, so memory stays flat)
 
 
-def _static_marks(line: str) -> int:
+def _static_marks(line: str, key: str) -> int:
+    """The marks of `line` (`key`, its raw_key) that no fact decides."""
     role = line_role(line)
     kind = 0
     if role is not None:
@@ -447,7 +450,7 @@ def _static_marks(line: str) -> int:
         kind |= _PLAN
     if anaphora.first(line) is not None:
         kind |= _PRONOUN
-    if may_caution(raw_key(line)):
+    if may_caution(key):
         kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN else 0)
     if len(_STATIC) >= _MAX_STATIC:
         _STATIC.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from sim.grading.clauses import (
     bullet_body,
@@ -78,12 +78,16 @@ def reading_lines(text: str) -> list[str]:
     out: list[str] = []
     cue: str | None = None
     parent: tuple[int, str] | None = None  # the bullet that sub-bullets finish: indent, text
-    for line, role in zip(lines, roles, strict=True):
-        if role is None:  # a blank line or one that stands alone: nearly every line
-            if line:
-                out.append(line)
+    done = 0  # lines before this one are read
+    for i in compress(range(len(lines)), roles):  # the lines that take part: few of them
+        if done < i:  # blank lines and lines that stand alone (nearly every line), as they are
+            out.extend(filter(None, lines[done:i]))
             # "Amended complaint" / "- hold until someone confirms": a short title over bullets
-            cue, parent = (title(line) if line else None), None
+            last = lines[i - 1]
+            cue, parent = (title(last) if last else None), None
+        done = i + 1
+        line, role = lines[i], roles[i]
+        if role is None:  # not so: `compress` passed it (for the type checker)
             continue
         bullet = role[0] == "bullet"
         indent = len(line) - len(line.lstrip()) if bullet else 0
@@ -104,6 +108,7 @@ def reading_lines(text: str) -> list[str]:
             out[-1] = out[-1] + " " + line
         else:
             out.append(line)
+    out.extend(filter(None, lines[done:]))
     return out
 
 
