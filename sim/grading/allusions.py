@@ -22,7 +22,8 @@ from functools import lru_cache
 from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.frames import function_word as _function_word
-from sim.grading.text import any_of, lemma_filter
+from sim.grading.patterns import any_of
+from sim.grading.text import lemma_filter
 
 # words a rule's anchors share with nearly any other sentence of an agent's history
 _GENERIC = frozenset(
@@ -131,7 +132,7 @@ def _cue_filter() -> re.Pattern[str] | None:
             runs |= set(best)
     # a cue is a whole word in lemma space, and a word's run opens the raw word it came from
     # ("pin" in "pinned", not in "spin"): no letter stands before it
-    body = r"(?<![a-z])" + any_of(runs)
+    body = any_of(runs, opening=True)
     phrases = (r"\b" + r"[\W_]+".join(map(re.escape, f.split())) + r"\b" for f in sorted(short))
     return re.compile("|".join((body, *phrases)))
 

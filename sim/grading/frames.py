@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause, Reading, read_clause
+from sim.grading.patterns import Lazy
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.synonyms import near_synonyms
@@ -83,9 +84,9 @@ class Frame:
     ordering: bool  # "A before B": the reference is an action with a modality of its own
     opposites: tuple[str, ...]
     other_value: re.Pattern[str] | None  # another value of the pinned value's kind
-    moved_off: tuple[re.Pattern[str], ...]  # "moved off 9464", "instead of UTC"
+    moved_off: Lazy | None  # "moved off 9464", "instead of UTC": any of them, in one pattern
     raw_values: tuple[str, ...]  # the pinned value as written, lower case
-    split_actions: tuple[re.Pattern[str], ...]  # "roll the canary out" for "roll out"
+    split_actions: tuple[Lazy, ...]  # "roll the canary out" for "roll out"
     imperatives: tuple[str, ...]  # "rotate ": a clause whose raw text opens so is an order
     literals: tuple[str, ...]  # the condition's own forms, which state it whole wherever seen
     required: tuple[str, ...]
@@ -93,10 +94,10 @@ class Frame:
     value_patterns: tuple[re.Pattern[str], ...] = ()  # a count's unit before it: "replicas=3"
     confirmation: bool = False  # the action waits for someone's yes
     masks: tuple[str, ...] = ()  # the fact's own words that hold a cue ("legal hold")
-    cancels: tuple[re.Pattern[str], ...] = ()  # a pin's setting switched off ("disable dropout")
+    cancels: tuple[Lazy, ...] = ()  # a pin's setting switched off ("disable dropout")
     setting_modifiers: tuple[str, ...] = ()  # "keyframe" of "keyframe interval", padded
-    rivals: re.Pattern[str] | None = None  # another name in the object's place, in raw text
-    held_state: re.Pattern[str] | None = None  # "stays closed" for "open"
+    rivals: Lazy | None = None  # another name in the object's place, in raw text
+    held_state: Lazy | None = None  # "stays closed" for "open"
 
     @property
     def sequenced(self) -> bool:
@@ -189,14 +190,18 @@ class Frame:
             fact.polarity is Polarity.REQUIRE and region is Relation.BEFORE,
             opposites,
             _other_value(groups["value"].forms[0], values) if "value" in groups else None,
-            tuple(
-                re.compile(pattern.format(v=re.escape(v.strip())))
-                for v in forms("value")
-                for pattern in _MOVED
-            ),
+            Lazy(
+                "|".join(
+                    "(?:" + pattern.format(v=re.escape(v.strip())) + ")"
+                    for v in forms("value")
+                    for pattern in _MOVED
+                )
+            )
+            if "value" in groups
+            else None,
             tuple(v.lower() for v in groups["value"].forms) if "value" in groups else (),
             tuple(
-                re.compile(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
+                Lazy(r" " + r"(?: \S+){0,3} ".join(map(re.escape, a.split())) + " ")
                 for a in (*forms("action"), *lemma_forms(others))
                 if a.count(" ") == 3
             ),
@@ -216,7 +221,7 @@ class Frame:
             fact.cls == "confirmation",
             cue_names(fact.anchors),
             tuple(
-                re.compile(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
+                Lazy(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
             ),
             _setting_modifiers(forms("setting"), objects),
@@ -250,38 +255,50 @@ opened, a container that stays put is not released. In lemma space ("closed" rea
 _KEEPS = r" (?:stay|stays|remain|remains|keep|kept|left|leave|must stay|to stay)"
 
 
-def held_state(action: str) -> re.Pattern[str] | None:
+def held_state(action: str) -> Lazy | None:
     states = _HELD_STATES.get(action.strip())
     if states is None:
         return None
     body = "|".join(re.escape(st) for st in states)
-    return re.compile(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
+    return Lazy(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
 
 
-def _rivals(text: str, objects: tuple[str, ...]) -> re.Pattern[str] | None:
+_QUALIFIED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([A-Z][a-z][\w-]*) ([a-z]+)")
+_NUMBERED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([a-z]+) (\d+)\b")
+
+
+def _after(obj: str, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`re.search("(?i:obj)" + pattern, text)`, without compiling a pattern for every rule:
+    in ASCII text, `pattern` matched where `obj` first stands in any case and it matches."""
+    if not (text.isascii() and obj.isascii()):
+        return re.search(rf"(?i:{re.escape(obj)})" + pattern.pattern, text)
+    low, sought = text.lower(), obj.lower()
+    at = low.find(sought)
+    while at >= 0:
+        found = pattern.match(text, at + len(sought))
+        if found is not None:
+            return found
+        at = low.find(sought, at + 1)
+    return None
+
+
+def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     """Raw-text form of another thing named where the fact's object is: another name in the
     place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
     for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
     base" may be the rule's own."""
-    qualified = re.search(
-        rf"(?i:{re.escape(objects[0])})(?:e?s)? (at|in|on|for|from) (?:the )?([A-Z][a-z][\w-]*) "
-        r"([a-z]+)",
-        text,
-    )
+    qualified = _after(objects[0], _QUALIFIED, text)
     if qualified is None:
-        numbered = re.search(
-            rf"(?i:{re.escape(objects[0])})(?:e?s)? (at|in|on|for|from) (?:the )?([a-z]+) (\d+)\b",
-            text,
-        )
+        numbered = _after(objects[0], _NUMBERED, text)
         if numbered is None:
             return None
         prep, noun, number = numbered.groups()  # "the bake oven on line 2": not on line 3
-        return re.compile(
+        return Lazy(
             rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?{re.escape(noun)} "
             rf"(?!{number}\b)\d+\b"
         )
     prep, name, noun = qualified.groups()
-    return re.compile(
+    return Lazy(
         rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
         rf"[A-Z][a-z][\w-]* {re.escape(noun)}\b"
     )

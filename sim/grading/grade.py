@@ -239,7 +239,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         frame.values
         and "value" in present
         and (
-            any(m.search(text) for m in frame.moved_off) or _moved_in_raw(frame, clause.raw.lower())
+            (frame.moved_off is not None and frame.moved_off.search(text) is not None)
+            or _moved_in_raw(frame, clause.raw.lower())
         )
     )
     if moved and (agrees or revoked):

@@ -34,10 +34,11 @@ from sim.grading.grade import (
     resolved_one,
 )
 from sim.grading.notation import as_prose
+from sim.grading.patterns import any_of
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines, title
-from sim.grading.text import Need, any_of, holds, lemma_filter, lemma_needs, raw_key
+from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -56,7 +57,7 @@ def _runs(forms: tuple[str, ...]) -> tuple[str, ...] | None:
 @lru_cache(maxsize=4_096)  # a sweep asks for the same facts' runs in trial after trial
 def _opening(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
     """A search for `runs` where no letter stands before one (None: no filter is safe)."""
-    return None if runs is None else re.compile(r"(?<![a-z])" + any_of(runs)).search
+    return None if runs is None else re.compile(any_of(runs, opening=True)).search
 
 
 Checks = tuple[

@@ -396,32 +396,3 @@ def lemma_needs(forms: Iterable[str]) -> tuple[Need, ...] | None:
 def holds(key: str, needs: tuple[Need, ...]) -> bool:
     """Whether `raw_key` text `key` holds a run of every word of one of the forms."""
     return any(all(any(map(key.__contains__, alts)) for alts in need) for need in needs)
-
-
-_Tree = dict[str, "_Tree"]
-
-
-def any_of(runs: Iterable[str]) -> str:
-    """A pattern that finds one of `runs` (literal strings) wherever one occurs, the runs laid
-    out as a tree of shared prefixes ("acc(?:ount|t)"): CPython's regex engine tries an
-    alternation's branches one by one at every position, so a hundred runs in a flat
-    alternation cost a hundred tries per character, and the tree a few. A run that extends
-    another adds nothing to a search (the shorter one is found wherever it is), so it is left
-    out: the pattern tells whether a run occurs, not which."""
-    tree: _Tree = {}
-    for run in sorted(set(runs)):  # a run comes before the runs that extend it
-        node = tree
-        for ch in run:
-            if "" in node:
-                break  # a shorter run ends here
-            node = node.setdefault(ch, {})
-        else:
-            node[""] = {}
-
-    def branch(node: _Tree) -> str:
-        if "" in node:
-            return ""
-        alts = [re.escape(ch) + branch(child) for ch, child in sorted(node.items())]
-        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-
-    return branch(tree) if tree else "(?!)"

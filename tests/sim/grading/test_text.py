@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.grading.text import (
-    any_of,
     holds,
     lemma_filter,
     lemma_needs,
@@ -153,20 +150,3 @@ def test_the_raw_filters_skip_lines_without_the_words() -> None:
 def test_raw_key_is_lowercase_with_every_apostrophe_deleted(text: str) -> None:
     expected = "".join(c for c in text.lower() if c not in "'’‘`")
     assert raw_key(text) == expected
-
-
-_RUN_CHARS = st.sampled_from("abc-.(")
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.text(_RUN_CHARS, max_size=4), max_size=8), st.text(_RUN_CHARS, max_size=16))
-def test_any_of_finds_a_run_exactly_where_one_occurs(runs: list[str], text: str) -> None:
-    # few letters, so runs share prefixes, extend one another and occur in the text
-    found = re.search(any_of(runs), text) is not None
-    assert found == any(run in text for run in runs)
-
-
-def test_any_of_lays_runs_out_by_shared_prefix() -> None:
-    assert any_of(["account", "acct", "acc", "b"]) == "(?:acc|b)"
-    assert any_of(["tent", "tend"]) == "ten(?:d|t)"
-    assert any_of([]) == "(?!)"
