@@ -129,11 +129,24 @@ def window(tokens: tuple[str, ...], ref: frozenset[str]) -> tuple[int, int] | No
         if not any(_matches(t, w) for w in ref):
             continue
         seen: set[str] = set()
-        for j in range(start, min(len(tokens), start + width)):
+        room = width
+        for j in range(start, len(tokens)):
+            if tokens[j] in _AUXILIARIES and tokens[j] not in ref:
+                continue  # "evening routes are not to be released": the verb's own helpers
+            room -= 1
+            if room < 0:
+                break
             seen.update(w for w in ref if _matches(tokens[j], w))
             if len(seen) >= need and all(w in seen for w in ref if w.isdigit() or w in _POLAR):
                 return start, j + 1
     return None
+
+
+# words a passive or a modal puts inside a reference without loosening it
+_AUXILIARIES = frozenset(
+    ("be", "have", "get", "not", "do", "can", "may", "must", "should", "will", "shall",
+     "would", "could", "might", "yet", "still", "already", "ever", "never")
+)  # fmt: skip
 
 
 def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation] | None:

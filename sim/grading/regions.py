@@ -173,6 +173,12 @@ def region(frame: Frame, clause: Clause) -> Region:
                     relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
                 else:
                     relation = between[1]  # "approval required for X": X after approval
+            elif obj is not None and obj < start and frame.ordering:
+                # "only after A is done may B go ahead": the relation word leads the rule's own
+                # act, which comes first; B after A is A before B
+                between = relation_before(tokens, obj)
+                if between is not None and between[1] in (Relation.AFTER, Relation.BEFORE):
+                    relation = lx.OPPOSITE[between[1]]
         if relation is None and frame.ordering:
             relation = _relation_after_object(frame, tokens, end)
         if relation is None and _DONE_NOW.search(clause.text):

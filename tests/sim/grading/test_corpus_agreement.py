@@ -28,7 +28,7 @@ _spec.loader.exec_module(bench)
 REACHED = {
     "conditional": 256,
     "confirmation": 342,
-    "ordering": 294,
+    "ordering": 296,
     "prohibition": 403,
     "value_pin": 282,
 }

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from sim.grading.agreement import label_of
 from sim.grading.frames import action_nouns
+from sim.grading.references import window
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
@@ -255,3 +257,36 @@ def test_negations_of_a_restriction_allow(text: str, fact: Fact, grade: Grade) -
 def test_would_be_good_is_a_tip() -> None:
     text = "It would be good to drain the print queue before patching the print server."
     assert grade_one(text, DRAIN).grade is Grade.DEGRADED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the rule's reference in the passive, its helpers between its words
+        "The print server is not to be patched until the print queue has been drained.",
+        "The print server must not be patched before the print queue has been drained.",
+    ],
+)
+def test_a_passive_reference_keeps_an_ordering_stated_from_its_far_side(text: str) -> None:
+    assert grade_one(text, DRAIN).grade is Grade.ACTIONABLE
+
+
+def test_a_passives_helpers_do_not_widen_a_reference_over_other_words() -> None:
+    ref = frozenset(("patch", "print", "server"))
+    helpers = ("print", "server", "be", "not", "to", "be", "patch")
+    assert window(helpers, ref) == (0, 7)
+    others = ("print", "server", "log", "be", "keep", "for", "year", "then", "patch")
+    assert window(others, ref) is None  # five other words: no longer one reference
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Only after the print queue has been drained may the print server be patched.", "kept"),
+        ("Once the print queue is drained, the print server can be patched.", "kept"),
+        # the other way round: the queue drained after the patch
+        ("Only after the print server has been patched, drain the print queue.", "inverted"),
+    ],
+)
+def test_a_relation_that_leads_the_rules_own_act_orders_it_first(text: str, grade: str) -> None:
+    assert label_of(grade_one(text, DRAIN).grade) == grade
