@@ -247,6 +247,8 @@ def _lemma(token: str) -> str:
         out = simplemma.lemmatize(token, lang="en").lower()
         if not out.isalpha() and "-" not in out:
             out = token
+        elif token.endswith("ings") and out == token[:-1]:
+            out = _lemma(out)  # "openings" as "opening" is read: the tables give the verb
         elif out.endswith("ll") and token.endswith(("lled", "lling")) and out[:-1] in _ONE_L:
             out = out[:-1]  # British doubling the tables keep: "cancelled" -> "cancel"
     if len(_LEMMA) >= _MAX_LEMMAS:

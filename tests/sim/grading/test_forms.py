@@ -290,3 +290,15 @@ def test_a_passives_helpers_do_not_widen_a_reference_over_other_words() -> None:
 )
 def test_a_relation_that_leads_the_rules_own_act_orders_it_first(text: str, grade: str) -> None:
     assert label_of(grade_one(text, DRAIN).grade) == grade
+
+
+VITRINES = declare_fact(
+    "Do not open the display vitrines after step 5.",
+    {"action": ["open"], "object": ["display vitrines"], "condition": ["after step 5"]},
+    fact_id="vitrines",
+)
+
+
+def test_an_action_named_by_its_gerunds_plural_keeps_the_rule() -> None:
+    text = "Openings of the display vitrines are not allowed after step 5."
+    assert grade_one(text, VITRINES).grade is Grade.ACTIONABLE

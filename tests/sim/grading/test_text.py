@@ -150,3 +150,9 @@ def test_the_raw_filters_skip_lines_without_the_words() -> None:
 def test_raw_key_is_lowercase_with_every_apostrophe_deleted(text: str) -> None:
     expected = "".join(c for c in text.lower() if c not in "'’‘`")
     assert raw_key(text) == expected
+
+
+@pytest.mark.parametrize("plural", ["openings", "postings", "readings", "meetings"])
+def test_a_gerunds_plural_reads_as_the_gerund(plural: str) -> None:
+    # simplemma gives the verb for "opening" and the noun for "openings"
+    assert lemmas(f" {plural} ") == lemmas(f" {plural[:-1]} ")
