@@ -408,6 +408,7 @@ _NOUNS = {  # common verbs whose noun no regular ending gives
     "refuse": "refusal", "dismiss": "dismissal", "accept": "acceptance", "submit": "submission",
     "admit": "admission", "transmit": "transmission", "pay": "payment", "close": "closure",
     "disclose": "disclosure", "expose": "exposure", "seize": "seizure", "demote": "demotion",
+    "commit": "commit", "limit": "limitation", "vomit": "vomit",
 }  # fmt: skip
 _NOUN_RULES = (  # (verb ending, what replaces it): English's regular nominalizations
     ("ify", "ification"), ("ize", "ization"), ("ise", "isation"), ("ate", "ation"),
@@ -416,7 +417,7 @@ _NOUN_RULES = (  # (verb ending, what replaces it): English's regular nominaliza
     ("uct", "uction"), ("ibe", "iption"), ("oke", "ocation"), ("ew", "ewal"), ("ove", "oval"),
     ("ive", "ival"), ("draw", "drawal"), ("ose", "osal"), ("oy", "oyment"), ("ign", "ignment"),
     ("ip", "ipment"), ("oll", "ollment"), ("el", "ellation"), ("ublish", "ublication"),
-    ("ish", "ishment"),
+    ("ish", "ishment"), ("mit", "mission"), ("ude", "usion"), ("ume", "umption"),
 )  # fmt: skip
 
 

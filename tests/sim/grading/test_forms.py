@@ -38,6 +38,10 @@ def test_nouns_are_derived_from_verbs() -> None:
     assert " deletion " in action_nouns(" delete ") and " renewal " in action_nouns(" renew ")
     assert " deployment " in action_nouns(" deploy ")
     assert action_nouns(" scale down ") == ()
+    assert action_nouns(" resubmit ") == (" resubmission ",)
+    assert action_nouns(" exclude ") == (" exclusion ",)
+    assert action_nouns(" resume ") == (" resumption ",)
+    assert " commission " not in action_nouns(" commit ")  # a git commit is a commit
 
 
 @pytest.mark.parametrize(
