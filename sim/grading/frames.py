@@ -252,14 +252,19 @@ _HELD_STATES = {
 }
 """The state an object is kept in that refuses the act: a display case that stays closed is not
 opened, a container that stays put is not released. In lemma space ("closed" reads "close")."""
+_IZE = re.compile(r"ise$")
+_IZE_WORD = re.compile(r"ize\b")
 _KEEPS = r" (?:stay|stays|remain|remains|keep|kept|left|leave|must stay|to stay)"
 
 
 def held_state(action: str) -> Lazy | None:
-    states = _HELD_STATES.get(action.strip())
+    """`_KEEPS` and a state that refuses `action`, in either spelling of -ize ("energise")."""
+    word = action.strip()
+    states = _HELD_STATES.get(word) or _HELD_STATES.get(_IZE.sub("ize", word))
     if states is None:
         return None
-    body = "|".join(re.escape(st) for st in states)
+    spelled = {v for st in states for v in (st, _IZE_WORD.sub("ise", st))}
+    body = "|".join(re.escape(st) for st in sorted(spelled))
     return Lazy(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
 
 

@@ -175,19 +175,21 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     if frame.rivals is not None and clause.raw and frame.rivals.search(clause.raw):
         return None  # "do not clear PEP screening hits ...": a rule about another thing
     present = {"object"}
-    if (
-        any(a in text for a in frame.actions)
-        or any(p.search(text) for p in frame.split_actions)
-        or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text))
-    ):
+    # "the display cases must stay closed", "the conveyor stays de-energised", "the unit
+    # stays off the listings": the state kept is the act refused, even where the act's word
+    # is in it or after it; a clause that takes the act before it ("switch it on for 7A,
+    # leave it off for the rest") is read as it is
+    state = frame.held_state.search(text) if frame.held_state is not None else None
+    before = text if state is None else text[: state.start()] + " "
+    held = state is not None and not any(a in before for a in frame.actions)
+    acts = held or any(a in text for a in frame.actions)
+    acts = acts or any(p.search(text) for p in frame.split_actions)
+    if acts or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)) or held:
         present.add("action")  # "skip the migration" names the required action by its absence
     elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):
         present.add("action")  # "offer letters go out only once ...": the object's action
-    elif frame.held_state is not None and frame.held_state.search(text):
-        # "the display cases must stay closed": the state kept is the act refused
-        present.add("action")
-        if clause.reading is Reading.POSITIVE:
-            clause = replace(clause, reading=Reading.FORBID)
+    if held and clause.reading is Reading.POSITIVE:
+        clause = replace(clause, reading=Reading.FORBID)
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
     if any(v in text for v in frame.settings) or (

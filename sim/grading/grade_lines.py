@@ -37,7 +37,14 @@ from sim.grading.notation import as_prose
 from sim.grading.patterns import any_of
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
-from sim.grading.sentences import Unit, line_role, line_sentences, reading_lines, title
+from sim.grading.sentences import (
+    Unit,
+    line_role,
+    line_sentences,
+    plain_role,
+    reading_lines,
+    title,
+)
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
@@ -438,15 +445,18 @@ def _static_marks(line: str, key: str) -> int:
     """The marks of `line` (`key`, its raw_key) that no fact decides."""
     role = line_role(line)
     kind = 0
+    if role is not None and role[0] == "answers":  # may finish a question on the line before
+        role = plain_role(line)
+        kind = _FINISHES
     if role is not None:
         if role[0] == "continues":
-            kind = _FINISHES
+            kind |= _FINISHES
         elif role[0] == "header":
-            kind = _CUE if role[1] else 0
+            kind |= _CUE if role[1] else 0
         else:
-            kind = _SUB_BULLET if line[:1].isspace() else _BULLET
+            kind |= _SUB_BULLET if line[:1].isspace() else _BULLET
     elif title(line) is not None:
-        kind = _CUE  # a short plain line titles the bullets below it
+        kind |= _CUE  # a short plain line titles the bullets below it
     if may_hold_plan(line):
         kind |= _PLAN
     if anaphora.first(line) is not None:

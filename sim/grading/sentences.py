@@ -52,10 +52,27 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
     return cached
 
 
+# a line that gives the consequence of a yes to the question on the line before
+_ANSWER = re.compile(
+    r"^\s*(?:[-*+•]\s+)?(?:→|->|=>|⇒|(?:then|if so|if yes)\b\s*[:,\-–—]?)\s*", re.IGNORECASE
+)
+
+
 @lru_cache(maxsize=8_192)
 def line_role(line: str) -> tuple[str, str | None] | None:
     """How a line takes part in its neighbours' reading, or None for a line that stands alone
     (nearly every line: checked by its first characters before any regex runs)."""
+    head = line.lstrip()[:1]
+    if head in "-*+•→=⇒tTiI" and (answer := _ANSWER.match(line)) is not None:
+        # "→ Drift 4 conveyor stays de-energised" under "Gas monitor above 1% methane?": the
+        # answer to the line before; read as its own line where no question stands before it
+        return "answers", line[answer.end() :]
+    return plain_role(line)
+
+
+def plain_role(line: str) -> tuple[str, str | None] | None:
+    """`line_role`, with no question on the line before: as a header, a bullet, a line that
+    finishes the one before, or alone."""
     head = line.lstrip()[:1]
     if head in "#*-+•" or head.isdigit() or line.rstrip().endswith(":"):
         if is_header(line):
@@ -87,7 +104,17 @@ def reading_lines(text: str) -> list[str]:
             cue, parent = (title(last) if last else None), None
         done = i + 1
         line, role = lines[i], roles[i]
-        if role is None:  # not so: `compress` passed it (for the type checker)
+        if role is not None and role[0] == "answers":
+            asked = out[-1].rstrip() if out and i and lines[i - 1].strip() else ""
+            if asked.endswith("?"):  # "Passport expiring within 6 months?" / "- then: no ticket"
+                out[-1] = f"If {asked.rstrip('?').rstrip()}, {role[1]}"
+                cue, parent = None, None
+                continue
+            role = plain_role(line)  # no question before it: as any other line
+        if role is None:  # a line that stands alone, as above
+            if line:
+                out.append(line)
+            cue, parent = (title(line) if line else None), None
             continue
         bullet = role[0] == "bullet"
         indent = len(line) - len(line.lstrip()) if bullet else 0

@@ -26,10 +26,10 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 256,
+    "conditional": 260,
     "confirmation": 342,
     "ordering": 296,
-    "prohibition": 403,
+    "prohibition": 405,
     "value_pin": 282,
 }
 

@@ -10,6 +10,7 @@ import pytest
 from sim.grading.agreement import label_of
 from sim.grading.frames import action_nouns
 from sim.grading.references import window
+from sim.grading.sentences import reading_lines
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
@@ -306,3 +307,37 @@ VITRINES = declare_fact(
 def test_an_action_named_by_its_gerunds_plural_keeps_the_rule() -> None:
     text = "Openings of the display vitrines are not allowed after step 5."
     assert grade_one(text, VITRINES).grade is Grade.ACTIONABLE
+
+
+SUMP = declare_fact(
+    "If the flood sensor trips, do not energise the sump pump.",
+    {
+        "action": ["energise", "energize"],
+        "object": ["sump pump"],
+        "condition": ["flood sensor trips", "flood sensor tripped"],
+    },
+    fact_id="sump",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Flood sensor tripped?\n→ sump pump stays de-energised.",
+        "Flood sensor tripped?\n- then: do not energise the sump pump",
+        "If the flood sensor trips, the sump pump stays de-energised.",
+    ],
+)
+def test_a_question_and_its_answer_or_a_state_kept_state_the_rule(text: str) -> None:
+    assert grade_one(text, SUMP).grade is Grade.ACTIONABLE
+
+
+def test_an_answer_with_no_question_before_it_is_its_own_line() -> None:
+    assert reading_lines("Pump checked.\n→ sump pump stays de-energised") == [
+        "Pump checked.",
+        "→ sump pump stays de-energised",
+    ]
+    assert reading_lines("Flood sensor tripped?\n→ pump off") == [
+        "If Flood sensor tripped, pump off"
+    ]

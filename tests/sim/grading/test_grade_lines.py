@@ -53,6 +53,8 @@ def _pool(history: History) -> list[str]:
     tails = [" ".join(t.rstrip(".").split()[-3:]) for t in facts]
     shaped += [f"Be mindful of the {w}." for w in tails] + [f"{w} is nearly done." for w in tails]
     shaped += ["Be careful with it, ideally.", "Watch it; it matters here.", "---", "Audit log"]
+    # a question and the line that answers it (sim.grading.sentences.line_role)
+    shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
     return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
 
 
