@@ -698,7 +698,7 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     before it names the fact's topic (the object is what a pronoun stands for, or the
     sentence names the object and the pronoun stands for the reference)."""
     if anaphora.first(unit[0]) is None:
-        return False
+        return elliptic(m, before, unit)
     forms, lem = m.topic_forms, unit[2]
     # the sentence must say something of the fact beyond its object: an action, value or
     # setting, or the condition (else a pronoun for the object adds nothing)
@@ -711,6 +711,40 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     # (sim.grading.anaphora.resolve asks the same)
     whole = (*m.frame.objects, *m.frame.modifiers)
     return says and before is not None and any(f in before[2] for f in whole)
+
+
+_OPENERS = frozenset(("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and"))
+# what may follow an act that takes no object of its own (lemma space)
+_AFTER_ACT = frozenset(
+    ("be", "is", "are", "stay", "remain", "wait", "need", "require", "block", "hold", "pend",
+     "pending", "until", "till", "before", "after", "once", "only", "not", "never", "must",
+     "should", "shall", "can", "may", "will", "have", "has", "get", "itself", "freeze",
+     "defer", "postpone", "park", "on", "off", "gate", "depend", "hinge", "subject", "await")
+)  # fmt: skip
+
+
+def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
+    """Whether `unit` takes the rule's act on nothing it names, right after a sentence that
+    names the rule's object in full: "Expired morphine ampoules (14, CD cabinet 2)." / "Disposal
+    blocked: Halvard has to confirm first." The act opens the sentence, the sentence names no
+    part of the object, and what follows the act is no object of its own: a verb's helper, a
+    state or a gate ("blocked", "waits", "until"), or nothing ("No restarts."), not a noun
+    ("Deletion script dry-run passed", "Rebooted 3 sensor hubs", "Disposal of the syringes")."""
+    if before is None or not any(f in before[2] for f in (*m.frame.objects, *m.frame.modifiers)):
+        return False
+    lem = unit[2]
+    if any(f in lem for f in m.topic_forms):
+        return False
+    tokens = lem.split()
+    at = 0
+    while at < len(tokens) and tokens[at] in _OPENERS:
+        at += 1
+    rest = " " + " ".join(tokens[at:]) + " "
+    for act in m.frame.actions:
+        if rest.startswith(act):
+            after = rest[len(act) :].split(" ", 1)[0]
+            return not after or after in _AFTER_ACT
+    return False
 
 
 # (fact, sentence before, sentence) -> what the sentence resolved says of the fact: the same
@@ -749,10 +783,11 @@ def _resolve_one(
 ) -> Evidence | None:
     raw, _, lem = unit
     first = anaphora.first(raw)
-    if first is None:
-        return None
-    own = lemmas(normalize(raw[:first]))
-    resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
+    if first is None:  # an elliptic sentence: the object it leaves out, as its label
+        resolved: str | None = f"{m.object}: {raw}" if m.object else None
+    else:
+        own = lemmas(normalize(raw[:first]))
+        resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)
     if resolved is None:
         return None
     norm = normalize(resolved)

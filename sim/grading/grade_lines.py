@@ -96,8 +96,9 @@ def _checks(m: Matcher) -> Checks | None:
 
 
 # A line's marks, found with its evidence: it may name a fact's topic (_NAMED), an object in
-# full (_WHOLE), hold a pronoun that may say something of a fact (_POINTS, or _POINTER where
-# it names no topic); it finishes the line before (_FINISHES), is a header that lends its
+# full (_WHOLE), may say something of a fact named before it (_POINTS; _POINTER where it
+# names no topic and holds a pronoun: a line that leaves the object out is found after one
+# that names it in full); it finishes the line before (_FINISHES), is a header that lends its
 # bullets a cue (_CUE), a bullet (_BULLET), an indented one (_SUB_BULLET); it may open a plan
 # (_PLAN). A text's marks are its lines' marks or-ed together, so the passes each of them
 # asks for run only on the texts that need them: without a line that finishes another, a
@@ -251,7 +252,7 @@ class LineGrader:
                 m = self._matchers[k]
                 if found := better(best.get(k), plan_evidence(m.fact, m, plans, self._counter)):
                     best[k] = found
-        if marks & _POINTING and (pending := {k for k in ks if _not_kept(best.get(k))}):
+        if marks & (_POINTING | _WHOLE) and (pending := {k for k in ks if _not_kept(best.get(k))}):
             # a fact not kept: a sentence may point back to it, read as grade_text does
             extra: dict[int, Evidence] = {}
             for pair in self._pointing_lines(lines):
@@ -314,10 +315,10 @@ class LineGrader:
         return bits
 
     def _pointing_lines(self, lines: list[str]) -> list[tuple[str | None, str]]:
-        """Each line that holds a pronoun and may say something of a fact, with the line before
-        it that holds a sentence, where it names a fact's topic or the line before names an
-        object in full (sim.grading.grade.pointing_back asks no more of a sentence): in text
-        order. A line is marked when its evidence is found (`_mark`), so a text costs two
+        """Each line that may say something of a fact named before it (`_points`), with the
+        line before it that holds a sentence, where it names a fact's topic or the line before
+        names an object in full (sim.grading.grade.pointing_back asks no more of a sentence):
+        in text order. A line is marked when its evidence is found (`_mark`), so a text costs two
         passes in C and a step per line that points back or names an object in full."""
         flags = list(map(self._flags.get, lines, repeat(0)))
         n = len(lines)
@@ -346,13 +347,14 @@ class LineGrader:
         self._flags[line] = _NAMED | (_WHOLE if whole else 0) | (_POINTS if points else 0)
 
     def _points(self, line: str, key: str | None = None) -> bool:
-        """Whether a line holds a pronoun and may name some fact's action, value, setting or
-        condition (raw runs of their forms), cached per line."""
+        """Whether a line may say something of a fact named before it, by a pronoun or by
+        leaving the object out (sim.grading.grade.elliptic): it may name some fact's action,
+        value, setting or condition (raw runs of their forms). Cached per line."""
         known = self._pointing.get(line)
         if known is None:
             runs = self._say_runs
-            known = self._pointing[line] = anaphora.first(line) is not None and (
-                runs is None or any(map((key or raw_key(line)).__contains__, runs))
+            known = self._pointing[line] = runs is None or any(
+                map((key or raw_key(line)).__contains__, runs)
             )
         return known
 
@@ -397,7 +399,7 @@ class LineGrader:
         kind = _STATIC.get(line)
         if kind is None:
             kind = _static_marks(line, key)
-        if kind & _PRONOUN and not mark & _NAMED and self._points(line, key):
+        if kind & _PRONOUN and not mark & _NAMED and self._points(line, key):  # a pronoun
             mark |= _POINTER
         bits = self._topic_bits(line, key) if kind & _CAUTIOUS else 0
         if bits and not any(cautions(unit[2]) for unit in line_sentences(line)):

@@ -181,6 +181,10 @@ def region(frame: Frame, clause: Clause) -> Region:
                     relation = lx.OPPOSITE[between[1]]
         if relation is None and frame.ordering:
             relation = _relation_after_object(frame, tokens, end)
+        if relation is None and _FIRST.search(" " + " ".join(tokens[end : end + 2]) + " "):
+            # "Disposal blocked: Halvard has to confirm first": the reference comes first, so
+            # a forbidding clause forbids the act before it, and any other puts the act after
+            relation = Relation.BEFORE if clause.reading is Reading.FORBID else Relation.AFTER
         if relation is None and _DONE_NOW.search(clause.text):
             relation = Relation.AFTER  # "step 4 is done ... from now on": after step 4
         if relation is None:

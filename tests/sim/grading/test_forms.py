@@ -14,7 +14,7 @@ from sim.grading.sentences import reading_lines
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
-from tests.sim.grading.declared_rules import DRAIN, FLUSH, PAYROLL
+from tests.sim.grading.declared_rules import DRAIN, FLUSH, MAILBOX, PAYROLL
 
 REFUND = declare_fact(
     "Do not cancel the annual subscription after step 2.",
@@ -341,3 +341,26 @@ def test_an_answer_with_no_question_before_it_is_its_own_line() -> None:
     assert reading_lines("Flood sensor tripped?\n→ pump off") == [
         "If Flood sensor tripped, pump off"
     ]
+
+
+_MAILBOX_STATUS = "The support mailbox has 4,210 threads.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the act with no object of its own, right after the object: read with it
+        ("Support mailbox: 4,210 threads.\nArchiving blocked until Ines confirms.", "kept"),
+        ("Support mailbox cleanup is done.\nArchiving waits: Ines has to confirm first.", "kept"),
+        # the act on a thing of its own, or a noun it qualifies: not the rule
+        (
+            _MAILBOX_STATUS + "Archival of the old tickets is blocked until Ines confirms.",
+            "dropped",
+        ),
+        (_MAILBOX_STATUS + "Archiving script dry-run passed.", "dropped"),
+    ],
+)
+def test_a_sentence_that_leaves_the_object_out_reads_with_the_one_before(
+    text: str, grade: str
+) -> None:
+    assert label_of(grade_one(text, MAILBOX).grade) == grade

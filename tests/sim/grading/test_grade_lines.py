@@ -53,6 +53,13 @@ def _pool(history: History) -> list[str]:
     tails = [" ".join(t.rstrip(".").split()[-3:]) for t in facts]
     shaped += [f"Be mindful of the {w}." for w in tails] + [f"{w} is nearly done." for w in tails]
     shaped += ["Be careful with it, ideally.", "Watch it; it matters here.", "---", "Audit log"]
+    # a sentence that leaves the object out, after one that names it (sim.grading.grade.elliptic)
+    parts = [{g.role: g.forms[0] for g in f.anchors} for f in history.facts]
+    acts = [p["action"] for p in parts if "action" in p]
+    shaped += [f"The {p['object']} is ready." for p in parts if "object" in p]
+    shaped += [f"{a.capitalize()} blocked until the user confirms." for a in acts]
+    shaped += [f"{a} is on hold; ask first. Ready at 5." for a in acts] + ["No restarts."]
+    shaped += [f"The {p['object']} is ready. {p['action']} waits." for p in parts if len(p) > 2]
     # a question and the line that answers it (sim.grading.sentences.line_role)
     shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
     return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
