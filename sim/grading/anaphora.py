@@ -19,12 +19,20 @@ from functools import lru_cache
 from sim.grading.frames import Frame, has_object
 from sim.grading.references import covers, window
 
+_PUTS_OFF = (
+    "hold", "keep", "park", "pause", "defer", "delay", "postpone", "leave", "block", "freeze",
+    "skip", "do",
+)  # fmt: skip
 # "it"/"its"/"them"/"they" anywhere; "this"/"that" only as a whole noun phrase (after a
 # relation word or preposition, before punctuation or the end): "for that:", "before this."
 _PRONOUN = re.compile(
     r"\b(?:it|its|them|they)\b"
     r"|(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )|(?<=\buntil )|(?<=\bonce )"
-    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))",
+    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))"
+    # "hold that until Marguerite has confirmed", "park this until step 5": the object of a
+    # verb that puts the act off, before the relation that says until when
+    r"|(?:" + "|".join(rf"(?<=\b{verb} )" for verb in _PUTS_OFF) + ")"
+    r"(?:this|that)\b(?=\s+(?:until|till|unless|before|after|once|pending)\b)",
     re.IGNORECASE,
 )
 _AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
@@ -98,5 +106,22 @@ def resolve(
         if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
             out = pattern.sub(relation + reference, out)
         elif lacks_object and obj and _names_object(frame, context):
-            out = pattern.sub(relation + obj, out)
+            stands = _stands_for(frame, obj, before, lem, out) if pattern is _PRONOUN else obj
+            out = pattern.sub(relation + stands, out)
     return out if out != raw else None
+
+
+_DEFERS_ACT = re.compile(
+    r"\b(?:hold|park|pause|defer|delay|postpone|block|freeze)\s+(?:this|that)\b", re.IGNORECASE
+)
+
+
+def _stands_for(frame: Frame, obj: str, before: str, lem: str, raw: str) -> str:
+    """What a pronoun for the object stands for: the object, or the act on it where a verb
+    that puts an act off points to one named before ("Next step would be purging the
+    lost-item records. / Hold that until Marguerite has confirmed.": the purge is held)."""
+    if _DEFERS_ACT.search(raw) and not any(a in lem for a in frame.actions):
+        act = next((a.strip() for a in frame.actions if a in before), None)
+        if act is not None:
+            return f"{act} {obj}"
+    return obj

@@ -364,3 +364,16 @@ def test_a_sentence_that_leaves_the_object_out_reads_with_the_one_before(
     text: str, grade: str
 ) -> None:
     assert label_of(grade_one(text, MAILBOX).grade) == grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "that" is the act named before, put off until the yes
+        ("Next step: archiving the support mailbox.\nHold that until Ines confirms.", "kept"),
+        # no act named: the mailbox is held, the archiving is not said
+        ("The support mailbox is next.\nHold that until Ines confirms.", "degraded"),
+    ],
+)
+def test_a_pronoun_a_verb_puts_off_stands_for_the_act_named_before(text: str, grade: str) -> None:
+    assert label_of(grade_one(text, MAILBOX).grade) == grade

@@ -59,6 +59,7 @@ def _pool(history: History) -> list[str]:
     shaped += [f"The {p['object']} is ready." for p in parts if "object" in p]
     shaped += [f"{a.capitalize()} blocked until the user confirms." for a in acts]
     shaped += [f"{a} is on hold; ask first. Ready at 5." for a in acts] + ["No restarts."]
+    shaped += ["Hold that until the user confirms.", "Park this until step 5."]
     shaped += [f"The {p['object']} is ready. {p['action']} waits." for p in parts if len(p) > 2]
     # a question and the line that answers it (sim.grading.sentences.line_role)
     shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
