@@ -14,24 +14,25 @@ it: a pronoun stands for something already said, never for something new.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from sim.grading.frames import Frame, has_object
 from sim.grading.references import covers, window
 
-_PUTS_OFF = (
-    "hold", "keep", "park", "pause", "defer", "delay", "postpone", "leave", "block", "freeze",
-    "skip", "do",
-)  # fmt: skip
 # "it"/"its"/"them"/"they" anywhere; "this"/"that" only as a whole noun phrase (after a
 # relation word or preposition, before punctuation or the end): "for that:", "before this."
 _PRONOUN = re.compile(
     r"\b(?:it|its|them|they)\b"
     r"|(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )|(?<=\buntil )|(?<=\bonce )"
-    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))"
-    # "hold that until Marguerite has confirmed", "park this until step 5": the object of a
-    # verb that puts the act off, before the relation that says until when
-    r"|(?:" + "|".join(rf"(?<=\b{verb} )" for verb in _PUTS_OFF) + ")"
+    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))",
+    re.IGNORECASE,
+)
+# "hold that until Marguerite has confirmed", "park this until step 5": "this"/"that" as the
+# object of a verb that puts an act off, before the relation that says until when (the verb
+# and the space kept as groups 1 and 2, the pronoun after them)
+_HELD = re.compile(
+    r"\b(hold|keep|park|pause|defer|delay|postpone|leave|block|freeze|skip|do)(\s+)"
     r"(?:this|that)\b(?=\s+(?:until|till|unless|before|after|once|pending)\b)",
     re.IGNORECASE,
 )
@@ -48,6 +49,8 @@ def first(raw: str) -> int | None:
     if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
         return None
     found = [m.start() for p in (_PRONOUN, _AFTER, _BEFORE) if (m := p.search(raw)) is not None]
+    if (held := _HELD.search(raw)) is not None:
+        found.append(held.end(2))
     return min(found) if found else None
 
 
@@ -101,14 +104,23 @@ def resolve(
         (_BEFORE, before, "before "),
     )
     for pattern, context, relation in readings:
-        if not pattern.search(out):
+        if not pattern.search(out) and not (pattern is _PRONOUN and _HELD.search(out)):
             continue
         if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
             out = pattern.sub(relation + reference, out)
         elif lacks_object and obj and _names_object(frame, context):
-            stands = _stands_for(frame, obj, before, lem, out) if pattern is _PRONOUN else obj
-            out = pattern.sub(relation + stands, out)
+            if pattern is _PRONOUN:
+                stands = _stands_for(frame, obj, before, lem, out)
+                out = _HELD.sub(_keeping_verb(stands), out)
+                out = pattern.sub(stands, out)
+            else:
+                out = pattern.sub(relation + obj, out)
     return out if out != raw else None
+
+
+def _keeping_verb(stands: str) -> Callable[[re.Match[str]], str]:
+    """A `_HELD` replacement: the verb and its space kept, the pronoun read as `stands`."""
+    return lambda m: m.group(1) + m.group(2) + stands
 
 
 _DEFERS_ACT = re.compile(

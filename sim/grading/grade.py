@@ -714,6 +714,8 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
 
 
 _OPENERS = frozenset(("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and"))
+# verbs too light to be an act on their own ("Do not delete the backups": an auxiliary)
+LIGHT_VERBS = frozenset(("do", "be", "have", "get", "go", "make", "take", "let", "keep"))
 # what may follow an act that takes no object of its own (lemma space)
 _AFTER_ACT = frozenset(
     ("be", "is", "are", "stay", "remain", "wait", "need", "require", "block", "hold", "pend",
@@ -741,7 +743,7 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
         at += 1
     rest = " " + " ".join(tokens[at:]) + " "
     for act in m.frame.actions:
-        if rest.startswith(act):
+        if rest.startswith(act) and act.split()[0] not in LIGHT_VERBS:
             after = rest[len(act) :].split(" ", 1)[0]
             return not after or after in _AFTER_ACT
     return False

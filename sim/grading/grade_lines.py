@@ -22,6 +22,7 @@ from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
+    LIGHT_VERBS,
     Evidence,
     Matcher,
     allusion,
@@ -45,7 +46,7 @@ from sim.grading.sentences import (
     reading_lines,
     title,
 )
-from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key
+from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key, word_runs
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade
 
@@ -96,9 +97,9 @@ def _checks(m: Matcher) -> Checks | None:
 
 
 # A line's marks, found with its evidence: it may name a fact's topic (_NAMED), an object in
-# full (_WHOLE), may say something of a fact named before it (_POINTS; _POINTER where it
-# names no topic and holds a pronoun: a line that leaves the object out is found after one
-# that names it in full); it finishes the line before (_FINISHES), is a header that lends its
+# full (_WHOLE), hold a pronoun that may say something of a fact (_POINTS, or _POINTER where
+# it names no topic; a line that leaves the object out is looked for after one that names it
+# in full, or in it); it finishes the line before (_FINISHES), is a header that lends its
 # bullets a cue (_CUE), a bullet (_BULLET), an indented one (_SUB_BULLET); it may open a plan
 # (_PLAN). A text's marks are its lines' marks or-ed together, so the passes each of them
 # asks for run only on the texts that need them: without a line that finishes another, a
@@ -124,6 +125,7 @@ class LineGrader:
         "_counter",
         "_cued",
         "_dropped",
+        "_elliptic",
         "_facts",
         "_filtered",
         "_flags",
@@ -132,11 +134,15 @@ class LineGrader:
         "_marks",
         "_matchers",
         "_named_by",
+        "_object_runs",
+        "_opens_act",
+        "_opens_any",
         "_pairs",
         "_pointing",
         "_quick",
         "_say_runs",
         "_topics",
+        "_whole_by",
         "_whole_runs",
     )
 
@@ -173,6 +179,20 @@ class LineGrader:
         self._quick = re.compile("|".join(map(re.escape, quick)) if quick else "(?!)").search
         self._flags: dict[str, int] = {}  # the marks of lines that may name a topic
         self._pointing: dict[str, bool] = {}  # lines that hold a pronoun (`_points`)
+        # a line that leaves an object out (sim.grading.grade.elliptic), per fact
+        self._elliptic: dict[str, int] = {}
+        self._whole_by: dict[str, int] = {}
+        firsts = [
+            word_runs(tuple(w for a in m.frame.actions if (w := a.split()[0]) not in LIGHT_VERBS))
+            for m in self._matchers
+        ]
+        self._opens_act = tuple(map(_opens_with, firsts))
+        self._opens_any = _opens_with(
+            None if None in firsts else tuple(sorted({r for f in firsts for r in f or ()}))
+        )
+        self._object_runs = tuple(
+            lemma_filter((*m.frame.objects, *m.frame.modifiers)) for m in self._matchers
+        )
         self._pairs: dict[tuple[str | None, str], LineEvidence] = {}  # resolved, per line pair
         self._whole_runs = lemma_filter(
             tuple(f for m in self._matchers for f in (*m.frame.objects, *m.frame.modifiers))
@@ -255,7 +275,7 @@ class LineGrader:
         if marks & (_POINTING | _WHOLE) and (pending := {k for k in ks if _not_kept(best.get(k))}):
             # a fact not kept: a sentence may point back to it, read as grade_text does
             extra: dict[int, Evidence] = {}
-            for pair in self._pointing_lines(lines):
+            for pair in self._pointing_lines(lines, sum(1 << k for k in pending)):
                 for k, ev in self._pair_evidence(pair):
                     if k in pending and ((held := extra.get(k)) is None or ev[0] < held[0]):
                         extra[k] = ev
@@ -314,12 +334,15 @@ class LineGrader:
             self._named_by[line] = bits
         return bits
 
-    def _pointing_lines(self, lines: list[str]) -> list[tuple[str | None, str]]:
-        """Each line that may say something of a fact named before it (`_points`), with the
-        line before it that holds a sentence, where it names a fact's topic or the line before
-        names an object in full (sim.grading.grade.pointing_back asks no more of a sentence):
-        in text order. A line is marked when its evidence is found (`_mark`), so a text costs two
-        passes in C and a step per line that points back or names an object in full."""
+    def _pointing_lines(self, lines: list[str], pending: int) -> list[tuple[str | None, str]]:
+        """Each line that may say something of a fact named before it (by a pronoun, or leaving
+        the object out), with the line before it that holds a sentence: where it names a
+        fact's topic and holds a pronoun, names an object in full, or the line before names
+        one (sim.grading.grade.pointing_back asks no more of a sentence): in text order; a line
+        that leaves an object out, only for the `pending` facts (a bit each) whose object the
+        line before names and whose act it may open a sentence with. A line is marked when
+        its evidence is found (`_mark`), so a text costs two passes in C and a step per line
+        that points back or names an object in full."""
         flags = list(map(self._flags.get, lines, repeat(0)))
         n = len(lines)
         found: list[tuple[int, str | None, str]] = []
@@ -329,11 +352,23 @@ class LineGrader:
                 back -= 1  # the line with the sentence before (blank ones hold none)
             found.append((i, lines[back] if back >= 0 else None, lines[i]))
         for i in compress(range(n), map(_WHOLE.__and__, flags)):  # names an object in full
+            whole = self._whole_bits(lines[i]) & pending
+            if whole and not flags[i] & _POINTS and whole & self._leaves_out(lines[i]):
+                # a later sentence of its own may leave that object out
+                back = i - 1
+                while back >= 0 and not lines[back].strip():
+                    back -= 1
+                found.append((i, lines[back] if back >= 0 else None, lines[i]))
             j = i + 1
             while j < n and not lines[j].strip():
                 j += 1
-            if j < n and not flags[j] & _NAMED and self._points(lines[j]):
-                found.append((j, lines[i], lines[j]))  # a pronoun may stand for that object
+            if (
+                j < n
+                and not flags[j] & _NAMED
+                and (self._points(lines[j]) or whole & self._leaves_out(lines[j]))
+            ):
+                # a pronoun may stand for that object, or the line may leave it out
+                found.append((j, lines[i], lines[j]))
         found.sort(key=lambda f: f[0])
         return [(before, line) for _, before, line in found]
 
@@ -347,16 +382,46 @@ class LineGrader:
         self._flags[line] = _NAMED | (_WHOLE if whole else 0) | (_POINTS if points else 0)
 
     def _points(self, line: str, key: str | None = None) -> bool:
-        """Whether a line may say something of a fact named before it, by a pronoun or by
-        leaving the object out (sim.grading.grade.elliptic): it may name some fact's action,
-        value, setting or condition (raw runs of their forms). Cached per line."""
+        """Whether a line holds a pronoun and `_says` something of a fact (cached per line)."""
         known = self._pointing.get(line)
         if known is None:
-            runs = self._say_runs
-            known = self._pointing[line] = runs is None or any(
-                map((key or raw_key(line)).__contains__, runs)
+            known = self._pointing[line] = anaphora.first(line) is not None and self._says(
+                line, key
             )
         return known
+
+    def _says(self, line: str, key: str | None = None) -> bool:
+        """Whether a line may name some fact's action, value, setting or condition (raw runs
+        of their forms): what a sentence that points back must hold."""
+        runs = self._say_runs
+        return runs is None or any(map((key or raw_key(line)).__contains__, runs))
+
+    def _leaves_out(self, line: str) -> int:
+        """The facts (a bit each) whose act a sentence of the line may open with, as one that
+        leaves the object out does (sim.grading.grade.elliptic): its first word, past its
+        openers, opens with a run of the act's first word. Cached per line."""
+        bits = self._elliptic.get(line)
+        if bits is None:
+            key = raw_key(line)
+            bits = 0
+            if self._opens_any is None or self._opens_any(key):  # most lines: none, at once
+                bits = sum(
+                    1 << k for k, opens in enumerate(self._opens_act) if opens is None or opens(key)
+                )
+            self._elliptic[line] = bits
+        return bits
+
+    def _whole_bits(self, line: str) -> int:
+        """The facts (a bit each) whose object `line` may name in full (cached per line)."""
+        bits = self._whole_by.get(line)
+        if bits is None:
+            key = raw_key(line)
+            bits = self._whole_by[line] = sum(
+                1 << k
+                for k, runs in enumerate(self._object_runs)
+                if runs is None or any(map(key.__contains__, runs))
+            )
+        return bits
 
     def _pair_evidence(self, pair: tuple[str | None, str]) -> LineEvidence:
         """What a line's pointing sentences say of each fact, resolved (sim.grading.anaphora),
@@ -399,7 +464,7 @@ class LineGrader:
         kind = _STATIC.get(line)
         if kind is None:
             kind = _static_marks(line, key)
-        if kind & _PRONOUN and not mark & _NAMED and self._points(line, key):  # a pronoun
+        if kind & _PRONOUN and not mark & _NAMED and self._points(line, key):
             mark |= _POINTER
         bits = self._topic_bits(line, key) if kind & _CAUTIOUS else 0
         if bits and not any(cautions(unit[2]) for unit in line_sentences(line)):
@@ -411,6 +476,17 @@ class LineGrader:
             if first is None or anaphora.first(first[0]) is None or not cautions(first[2]):
                 kind &= ~_CUE_PRONOUN  # its first sentence holds no pronoun and cue
         return found, mark | (kind & ~_PRONOUN)
+
+
+# where a sentence of a raw line opens, past the words sim.grading.grade.elliptic passes over
+# (a sentence ends as sim.grading.text.split_sentences ends one)
+_OPENING = r"(?:^|[.!?;]\s)[\W_]*(?:(?:the|any|no|a|an|all|further|more|so|but|and)\b[\W_]*)*"
+
+
+@lru_cache(maxsize=4_096)  # a sweep plants the same rules in trial after trial
+def _opens_with(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
+    """A search for a sentence whose first word opens with one of `runs` (None: any may)."""
+    return None if runs is None else re.compile(_OPENING + "(?:" + any_of(runs) + ")").search
 
 
 def _first_after(lines: list[str], i: int) -> Unit | None:

@@ -367,6 +367,19 @@ def _lemma_filter(forms: tuple[str, ...]) -> tuple[str, ...] | None:
     return tuple(sorted(r for r in runs if not any(o != r and o in r for o in runs))) or None
 
 
+def word_runs(words: Iterable[str]) -> tuple[str, ...] | None:
+    """Every run `raw_key` holds where one of `words` (lemma space, one word each) came from,
+    opening the raw word ("truncat" for "truncate"): `lemma_filter`'s runs, none left out for
+    holding another (a search for runs that open a word needs them all). None when a word has
+    no run (digits only, a word contractions expand to)."""
+    runs: set[str] = set()
+    for word in words:
+        if word in _EXPANDED or not re.search("[a-z]", word):
+            return None
+        runs |= _runs_of(word)
+    return tuple(sorted(runs))
+
+
 Need = tuple[tuple[str, ...], ...]  # every word of a form, each by its accepted runs
 
 
