@@ -36,6 +36,8 @@ _UNITS = {
     "ms": "milliseconds", "min": "minutes", "mins": "minutes", "minutes": "minutes",
     "h": "hours", "hr": "hours", "hrs": "hours", "hours": "hours", "days": "days",
     "d": "days", "pct": "percent", "percent": "percent", "mb": "MB", "gb": "GB", "kb": "KB",
+    "c": "°C", "degc": "°C", "f": "°F", "degf": "°F", "km": "km", "kg": "kg", "mm": "mm",
+    "cm": "cm", "kw": "kW", "mw": "MW", "rpm": "rpm", "dpi": "DPI", "fps": "fps",
 }  # fmt: skip
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 

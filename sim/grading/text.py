@@ -197,6 +197,16 @@ _ABBREVIATIONS = {
     "sign-off": "approval", "signoff": "approval", "go-ahead": "approval", "mq": "message queue",
     "lb": "load balancer", "lbs": "load balancer", "vm": "virtual machine",
     "vms": "virtual machine", "cron": "scheduled job",
+    "ctrl": "controller", "ctrls": "controller", "fw": "firmware", "ckpt": "checkpoint",
+    "ckpts": "checkpoint", "chkpt": "checkpoint", "cmd": "command", "cmds": "command",
+    "mgr": "manager", "hw": "hardware", "sw": "software",
+    "param": "parameter", "params": "parameter", "perf": "performance", "spec": "specification",
+    "specs": "specification", "src": "source", "usr": "user", "ver": "version",
+    "vuln": "vulnerability", "vulns": "vulnerability", "xfer": "transfer", "mtg": "meeting",
+    "appt": "appointment", "appts": "appointment", "cust": "customer", "custs": "customer",
+    "dept": "department", "addr": "address", "attr": "attribute", "attrs": "attribute",
+    "lib": "library", "libs": "library", "ref": "reference", "refs": "reference",
+    "sched": "schedule", "org": "organization", "orgs": "organization",
 }  # fmt: skip
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _UNIT_SUFFIX = re.compile(r"^(\d+)(s|sec|secs|min|mins|h|hr|hrs|d|w|wk|wks|yr|yrs)$")

@@ -27,10 +27,10 @@ _spec.loader.exec_module(bench)
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 260,
-    "confirmation": 344,
+    "confirmation": 346,
     "ordering": 298,
     "prohibition": 405,
-    "value_pin": 282,
+    "value_pin": 284,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -193,3 +193,16 @@ _LINES = st.sampled_from(
 def test_the_reading_by_line_marks_is_the_whole_texts(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert as_prose(text) == read_whole(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("strike_temp_c: 74", "mash strike temp: 74 °C"),
+        ("max_load_kg: 40", "mash max load: 40 kg"),
+        ("scan_dpi: 300", "mash scan: 300 DPI"),
+    ],
+)
+def test_a_keys_unit_suffix_reads_as_the_unit(line: str, said: str) -> None:
+    # under a key: a lone "key: value" line is prose ("Note: ..."), read as it is
+    assert as_prose(f"mash:\n  {line}") == f"mash:\n{said}"

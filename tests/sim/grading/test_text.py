@@ -156,3 +156,16 @@ def test_raw_key_is_lowercase_with_every_apostrophe_deleted(text: str) -> None:
 def test_a_gerunds_plural_reads_as_the_gerund(plural: str) -> None:
     # simplemma gives the verb for "opening" and the noun for "openings"
     assert lemmas(f" {plural} ") == lemmas(f" {plural[:-1]} ")
+
+
+@pytest.mark.parametrize(
+    ("short", "long"),
+    [
+        ("elevator ctrl fw", "elevator controller firmware"),
+        ("save a full ckpt", "save a full checkpoint"),
+        ("the uplink cmd", "the uplink command"),
+        ("vulns in the deps", "vulnerabilities in the dependencies"),
+    ],
+)
+def test_technical_abbreviations_read_as_their_words(short: str, long: str) -> None:
+    assert lemmas(normalize(short)) == lemmas(normalize(long))
