@@ -184,7 +184,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     held = state is not None and not any(a in before for a in frame.actions)
     acts = held or any(a in text for a in frame.actions)
     acts = acts or any(p.search(text) for p in frame.split_actions)
-    if acts or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)) or held:
+    if acts or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)):
         present.add("action")  # "skip the migration" names the required action by its absence
     elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):
         present.add("action")  # "offer letters go out only once ...": the object's action
@@ -713,7 +713,8 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     return says and before is not None and any(f in before[2] for f in whole)
 
 
-_OPENERS = frozenset(("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and"))
+# words an elliptic sentence may open with before its act ("No further restarts.")
+OPENERS = frozenset(("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and"))
 # verbs too light to be an act on their own ("Do not delete the backups": an auxiliary)
 LIGHT_VERBS = frozenset(("do", "be", "have", "get", "go", "make", "take", "let", "keep"))
 # what may follow an act that takes no object of its own (lemma space)
@@ -739,7 +740,7 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
         return False
     tokens = lem.split()
     at = 0
-    while at < len(tokens) and tokens[at] in _OPENERS:
+    while at < len(tokens) and tokens[at] in OPENERS:
         at += 1
     rest = " " + " ".join(tokens[at:]) + " "
     for act in m.frame.actions:

@@ -23,6 +23,7 @@ from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
     LIGHT_VERBS,
+    OPENERS,
     Evidence,
     Matcher,
     allusion,
@@ -480,7 +481,7 @@ class LineGrader:
 
 # where a sentence of a raw line opens, past the words sim.grading.grade.elliptic passes over
 # (a sentence ends as sim.grading.text.split_sentences ends one)
-_OPENING = r"(?:^|[.!?;]\s)[\W_]*(?:(?:the|any|no|a|an|all|further|more|so|but|and)\b[\W_]*)*"
+_OPENING = r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*"
 
 
 @lru_cache(maxsize=4_096)  # a sweep plants the same rules in trial after trial
