@@ -243,6 +243,8 @@ def _lemma(token: str) -> str:
         out = _ABBREVIATIONS[token]
     elif token in _LEMMA_FIXES:
         out = _LEMMA_FIXES[token]
+    elif token in _ORDINAL_WORDS:
+        out = token  # "seventh" (the tables give "seven"), read by its neighbours in `lemmas`
     elif (m := _ORDINAL_SUFFIX.match(token)) is not None:
         out = m.group(1)
     elif (m := _UNIT_SUFFIX.match(token)) is not None:

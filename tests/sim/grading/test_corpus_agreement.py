@@ -29,7 +29,7 @@ REACHED = {
     "conditional": 260,
     "confirmation": 346,
     "ordering": 298,
-    "prohibition": 405,
+    "prohibition": 406,
     "value_pin": 284,
 }
 
