@@ -363,12 +363,13 @@ class LineGrader:
             j = i + 1
             while j < n and not lines[j].strip():
                 j += 1
-            if (
-                j < n
-                and not flags[j] & _NAMED
-                and (self._points(lines[j]) or whole & self._leaves_out(lines[j]))
-            ):
-                # a pronoun may stand for that object, or the line may leave it out
+            if j >= n:
+                continue
+            if not flags[j] & _NAMED and self._points(lines[j]):
+                found.append((j, lines[i], lines[j]))  # a pronoun may stand for that object
+            elif not flags[j] & _POINTS and whole & self._leaves_out(lines[j]):
+                # it may leave that object out, whatever else it names (a line that points
+                # is read with the line before it already)
                 found.append((j, lines[i], lines[j]))
         found.sort(key=lambda f: f[0])
         return [(before, line) for _, before, line in found]

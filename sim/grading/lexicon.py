@@ -282,7 +282,8 @@ RELATIONS: dict[str, Relation] = {
          "from", "post", "subsequent to", "when done with", "require", "need", "subject to",
          "conditional on", "contingent on", "gate on", "gate by", "with", "upon", "depend on",
          "hinge on",
-         "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by"),
+         "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",
+         "now that", "now past"),
         Relation.AFTER,
     ),
     **dict.fromkeys(

@@ -29,7 +29,7 @@ REACHED = {
     "conditional": 260,
     "confirmation": 346,
     "ordering": 298,
-    "prohibition": 406,
+    "prohibition": 407,
     "value_pin": 284,
 }
 

@@ -377,3 +377,14 @@ def test_a_sentence_that_leaves_the_object_out_reads_with_the_one_before(
 )
 def test_a_pronoun_a_verb_puts_off_stands_for_the_act_named_before(text: str, grade: str) -> None:
     assert label_of(grade_one(text, MAILBOX).grade) == grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The edge cache must not be flushed now that step 2 is behind us.", "kept"),
+        ("Now that step 2 is done, flush the edge cache.", "inverted"),
+    ],
+)
+def test_now_that_a_step_is_done_is_after_it(text: str, grade: str) -> None:
+    assert label_of(grade_one(text, FLUSH).grade) == grade
