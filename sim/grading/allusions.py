@@ -23,7 +23,7 @@ from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.frames import function_word as _function_word
 from sim.grading.patterns import any_of
-from sim.grading.text import lemma_filter
+from sim.grading.text import word_runs
 
 # words a rule's anchors share with nearly any other sentence of an agent's history
 _GENERIC = frozenset(
@@ -118,7 +118,7 @@ def _cue_filter() -> re.Pattern[str] | None:
     short: set[str] = set()
     for form in {lx.lemma_phrase(p) for p in (*lx.CAUTION, *lx.GESTURE, *lx.ALLUSION_HEDGE)} - {""}:
         options = [
-            r for r in map(lambda w: lemma_filter((w,)), form.split()) if r and min(map(len, r)) > 2
+            r for r in map(lambda w: word_runs((w,)), form.split()) if r and min(map(len, r)) > 2
         ]
         # the word least like any line's: not a word of most sentences, then the longest
         best = max(

@@ -65,7 +65,9 @@ def _runs(forms: tuple[str, ...]) -> tuple[str, ...] | None:
 
 @lru_cache(maxsize=4_096)  # a sweep asks for the same facts' runs in trial after trial
 def _opening(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
-    """A search for `runs` where no letter stands before one (None: no filter is safe)."""
+    """A search for `runs` where no letter stands before one (None: no filter is safe). The
+    runs are all a word's (sim.grading.text.word_runs): one that another holds inside it
+    ("run" in "truncat") does not open the word the other does."""
     return None if runs is None else re.compile(any_of(runs, opening=True)).search
 
 
@@ -121,6 +123,7 @@ class LineGrader:
     """Grades any subset of a fixed fact list; facts are recognised by identity."""
 
     __slots__ = (
+        "_act_firsts",
         "_allusion_runs",
         "_checks",
         "_counter",
@@ -136,8 +139,6 @@ class LineGrader:
         "_matchers",
         "_named_by",
         "_object_runs",
-        "_opens_act",
-        "_opens_any",
         "_pairs",
         "_pointing",
         "_quick",
@@ -160,8 +161,7 @@ class LineGrader:
         # dropped fact's words occurs is done with by one lookup per line
         # (a topic's words are whole words in lemma space: a run opens the raw word it came from)
         self._allusion_runs = tuple(
-            _opening(lemma_filter(m.allusion_runs) if m.allusion_runs else ())
-            for m in self._matchers
+            _opening(word_runs(tuple(w.strip() for w in m.allusion_runs))) for m in self._matchers
         )
         self._named_by: dict[str, int] = {"": 0}
         self._cued: dict[str, int] = {"": 0}  # per line, `_topic_bits` where it holds a cue
@@ -183,13 +183,9 @@ class LineGrader:
         # a line that leaves an object out (sim.grading.grade.elliptic), per fact
         self._elliptic: dict[str, int] = {}
         self._whole_by: dict[str, int] = {}
-        firsts = [
+        self._act_firsts = tuple(
             word_runs(tuple(w for a in m.frame.actions if (w := a.split()[0]) not in LIGHT_VERBS))
             for m in self._matchers
-        ]
-        self._opens_act = tuple(map(_opens_with, firsts))
-        self._opens_any = _opens_with(
-            None if None in firsts else tuple(sorted({r for f in firsts for r in f or ()}))
         )
         self._object_runs = tuple(
             lemma_filter((*m.frame.objects, *m.frame.modifiers)) for m in self._matchers
@@ -328,11 +324,11 @@ class LineGrader:
         bits = self._named_by.get(line)
         if bits is None:
             key = key or raw_key(line)
-            bits = 0
-            for k, found in enumerate(self._allusion_runs):
-                if found is None or found(key) is not None:
-                    bits |= 1 << k
-            self._named_by[line] = bits
+            bits = self._named_by[line] = sum(
+                1 << k
+                for k, found in enumerate(self._allusion_runs)
+                if found is None or found(key) is not None
+            )
         return bits
 
     def _pointing_lines(self, lines: list[str], pending: int) -> list[tuple[str | None, str]]:
@@ -404,13 +400,12 @@ class LineGrader:
         openers, opens with a run of the act's first word. Cached per line."""
         bits = self._elliptic.get(line)
         if bits is None:
-            key = raw_key(line)
-            bits = 0
-            if self._opens_any is None or self._opens_any(key):  # most lines: none, at once
-                bits = sum(
-                    1 << k for k, opens in enumerate(self._opens_act) if opens is None or opens(key)
-                )
-            self._elliptic[line] = bits
+            words = _OPENING.findall(raw_key(line))
+            bits = self._elliptic[line] = sum(
+                1 << k
+                for k, runs in enumerate(self._act_firsts)
+                if runs is None or (runs and any(w.startswith(runs) for w in words))
+            )
         return bits
 
     def _whole_bits(self, line: str) -> int:
@@ -480,15 +475,12 @@ class LineGrader:
         return found, mark | (kind & ~_PRONOUN)
 
 
-# where a sentence of a raw line opens, past the words sim.grading.grade.elliptic passes over
-# (a sentence ends as sim.grading.text.split_sentences ends one)
-_OPENING = r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*"
-
-
-@lru_cache(maxsize=4_096)  # a sweep plants the same rules in trial after trial
-def _opens_with(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
-    """A search for a sentence whose first word opens with one of `runs` (None: any may)."""
-    return None if runs is None else re.compile(_OPENING + "(?:" + any_of(runs) + ")").search
+# the first word of each sentence of a raw line, past the words sim.grading.grade.elliptic
+# passes over (a sentence ends as sim.grading.text.split_sentences ends one): one pattern for
+# every rule, so no trial compiles one of its own
+_OPENING = re.compile(
+    r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*([a-z0-9]+)"
+)
 
 
 def _first_after(lines: list[str], i: int) -> Unit | None:

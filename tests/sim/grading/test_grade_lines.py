@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from sim.grading.grade import grade_text
 from sim.grading.grade_lines import LineGrader
+from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade, History
 from tests.helpers import counter, small_history
 
@@ -116,3 +117,18 @@ def test_facts_of_another_history_are_not_known() -> None:
     assert not grader.knows(_history(1).facts[:1])
     assert grader.knows(())
     assert grader.grade("anything\n", ()) == ()
+
+
+def test_a_topic_word_that_holds_another_is_looked_for_where_it_opens_a_word() -> None:
+    # "fetch" stands inside "prefetch": a filter that kept only the shorter run would look for
+    # it where a word opens, and miss the allusion "Be careful with prefetching"
+    fact = declare_fact(
+        "The fetch workers must use a prefetch count of 8.",
+        {"setting": ["prefetch count"], "object": ["fetch workers"], "value": ["8"]},
+        fact_id="prefetch",
+        cls="value_pin",
+    )
+    for text in ("Be careful with prefetching on those nodes.", "Prefetching matters here."):
+        grader = LineGrader([fact], counter())
+        assert grader.grade(text, [fact]) == grade_text(text, [fact], counter())
+        assert grade_text(text, [fact], counter())[0].grade is Grade.DEGRADED
