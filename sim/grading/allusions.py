@@ -112,7 +112,7 @@ _COMMON_RUNS = frozenset(
 
 def _cue_filter() -> re.Pattern[str] | None:
     """One alternation over the raw text that finds a run of letters of one word of every cue
-    `cautions` reads (sim.grading.text.lemma_filter), its most telling word; a cue of short
+    `cautions` reads (sim.grading.text.word_runs), its most telling word; a cue of short
     words only ("as is", "or so") is looked for as written. None where no filter is safe."""
     runs: set[str] = set()
     short: set[str] = set()

@@ -31,8 +31,9 @@ _PRONOUN = re.compile(
 # "hold that until Marguerite has confirmed", "park this until step 5": "this"/"that" as the
 # object of a verb that puts an act off, before the relation that says until when (the verb
 # and the space kept as groups 1 and 2, the pronoun after them)
+_DEFERS = frozenset(("hold", "park", "pause", "defer", "delay", "postpone", "block", "freeze"))
 _HELD = re.compile(
-    r"\b(hold|keep|park|pause|defer|delay|postpone|leave|block|freeze|skip|do)(\s+)"
+    r"\b(" + "|".join(sorted(_DEFERS | {"keep", "leave", "skip", "do"})) + r")(\s+)"
     r"(?:this|that)\b(?=\s+(?:until|till|unless|before|after|once|pending)\b)",
     re.IGNORECASE,
 )
@@ -123,16 +124,12 @@ def _keeping_verb(stands: str) -> Callable[[re.Match[str]], str]:
     return lambda m: m.group(1) + m.group(2) + stands
 
 
-_DEFERS_ACT = re.compile(
-    r"\b(?:hold|park|pause|defer|delay|postpone|block|freeze)\s+(?:this|that)\b", re.IGNORECASE
-)
-
-
 def _stands_for(frame: Frame, obj: str, before: str, lem: str, raw: str) -> str:
     """What a pronoun for the object stands for: the object, or the act on it where a verb
     that puts an act off points to one named before ("Next step would be purging the
     lost-item records. / Hold that until Marguerite has confirmed.": the purge is held)."""
-    if _DEFERS_ACT.search(raw) and not any(a in lem for a in frame.actions):
+    held = _HELD.search(raw)
+    if held and held.group(1).lower() in _DEFERS and not any(a in lem for a in frame.actions):
         act = next((a.strip() for a in frame.actions if a in before), None)
         if act is not None:
             return f"{act} {obj}"

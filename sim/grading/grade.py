@@ -182,8 +182,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     state = frame.held_state.search(text) if frame.held_state is not None else None
     before = text if state is None else text[: state.start()] + " "
     held = state is not None and not any(a in before for a in frame.actions)
-    acts = held or any(a in text for a in frame.actions)
-    acts = acts or any(p.search(text) for p in frame.split_actions)
+    acts = (
+        held
+        or any(a in text for a in frame.actions)
+        or any(p.search(text) for p in frame.split_actions)
+    )
     if acts or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)):
         present.add("action")  # "skip the migration" names the required action by its absence
     elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):

@@ -156,17 +156,12 @@ class Sentences:
 
     __slots__ = ("joined", "pairs", "plans", "starts")
 
-    def __init__(self, text: str, lines: list[str] | None = None) -> None:
-        """`text`'s sentences; `lines`, where given, are its lines as `reading_lines` reads
-        them (a caller that has them already), and its plans are not looked for."""
-        if lines is None:
-            text = as_prose(text)  # config notation and tables read as sentences
-            self.plans = plan_items(text) if may_hold_plan(text) else []
-            lines = text.split("\n")
-            if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
-                lines = reading_lines(text)  # a header's bullets or a split rule: together
-        else:
-            self.plans = []
+    def __init__(self, text: str) -> None:
+        text = as_prose(text)  # config notation and tables read as sentences
+        self.plans = plan_items(text) if may_hold_plan(text) else []
+        lines = text.split("\n")
+        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+            lines = reading_lines(text)  # a header's bullets or a split rule: read together
         self.pairs = [p for line in lines if line for p in line_sentences(line)]
         # All sentences in lemma space in one string, with each one's offset: a fact's topic is
         # located by str.find in C instead of testing every sentence in Python.
