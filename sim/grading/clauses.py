@@ -48,14 +48,28 @@ _STEP_DONE = re.compile(
 )
 
 
+# "Do not file it; waiting on Delgado's confirmation.": a short gate with no subject or act of
+# its own is the condition of the clause before its semicolon
+_GATE_ONLY = re.compile(
+    r"^(?:(?:and\s+|but\s+)?(?:still\s+)?(?:waiting|pending|awaiting)\b(?:\s+(?:on|for))?)"
+    r"(?:\s+[^\s,;]+){1,6}[.!?]?$",
+    re.IGNORECASE,
+)
+
+
 def now_line(line: str) -> bool:
     """A line set "from now on": read with the line before, which may name the step."""
     return bool(_NOW.search(line))
 
 
 def continues_after(previous: str, sentence: str) -> bool:
-    """`continues`, or a sentence set "from now on" right after one that finished a step."""
-    return continues(sentence) or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))
+    """`continues`, a sentence set "from now on" right after one that finished a step, or a
+    short gate after a semicolon."""
+    return (
+        continues(sentence)
+        or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))
+        or (previous.endswith(";") and bool(_GATE_ONLY.match(sentence)))
+    )
 
 
 # "any port but 8443": a "but" that names an exception, not a clause of its own

@@ -29,7 +29,7 @@ from sim.grading.patterns import Lazy
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
 from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
 from sim.grading.synonyms import near_synonyms
-from sim.grading.text import lemmas, normalize
+from sim.grading.text import known_word, lemmas, normalize
 from sim.types import AnchorGroup, Fact, Polarity
 
 _FUNCTION = COMMON_WORDS | frozenset(
@@ -98,6 +98,9 @@ class Frame:
     setting_modifiers: tuple[str, ...] = ()  # "keyframe" of "keyframe interval", padded
     rivals: Lazy | None = None  # another name in the object's place, in raw text
     held_state: Lazy | None = None  # "stays closed" for "open"
+    # shorter object forms that end the full one ("screening hit" of "sanctions screening
+    # hit"), raw and lower case, with the full form's other words
+    narrowings: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def sequenced(self) -> bool:
@@ -143,7 +146,9 @@ class Frame:
         own = lemma_forms(groups["object"].forms[:1]) if "object" in groups else ()
         for form in own:
             words = form.split()
-            if len(words) > 1:
+            # "Crane 3", "truck 27": the number is the object's name, not its head; named
+            # without it, "crane" is any crane ("Crane 4 must use a load limit of 40 t")
+            if len(words) > 1 and not any(c.isdigit() for c in words[-1]):
                 heads.append((words[-1], frozenset(words[:-1])))
                 modifiers.append(" " + " ".join(words[:-1]) + " ")
         conditional = fact.cls == "conditional"
@@ -227,6 +232,7 @@ class Frame:
             _setting_modifiers(forms("setting"), objects),
             _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
             held_state(actions[0]) if actions and fact.polarity is Polarity.FORBID else None,
+            _narrowings(groups["object"].forms) if "object" in groups else (),
         )
 
 
@@ -307,6 +313,49 @@ def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
         rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
         rf"[A-Z][a-z][\w-]* {re.escape(noun)}\b"
     )
+
+
+def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The object's shorter forms of two words or more that end its full form, each with the
+    full form's other words (lemma space): "screening hit" of "sanctions screening hit"."""
+    full = objects[0].lower().split()
+    out = []
+    for form in objects[1:]:
+        words = form.lower().split()
+        if 1 < len(words) < len(full) and full[-len(words) :] == words:
+            rest = frozenset(lemmas(" " + " ".join(full[: -len(words)]) + " ").split())
+            out.append((" ".join(words), rest))
+    return tuple(out)
+
+
+_NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)\s+(?:([A-Za-z][\w-]*)\s+)?$")
+
+
+def names_another(frame: Frame, raw: str) -> bool:
+    """Whether a clause names another kind through one of the object's shorter forms: a name
+    of another kind right before it ("do not clear PEP screening hits ..." for a rule on
+    sanctions screening hits, "South pasture drip line" for the north orchard drip line).
+    Only a capitalized word counts, and none that the full form, a function word or a cue
+    holds: "Never clear screening hits" and "The drip line" name the fact's own."""
+    low = raw.lower()
+    for short, rest in frame.narrowings:
+        start = low.find(short)
+        while start >= 0:
+            before = _NAME_BEFORE.search(raw, 0, start)
+            if before is not None:
+                for word in filter(None, before.groups()):
+                    lem = lemmas(normalize(word)).strip()
+                    if (
+                        word[0].isupper()
+                        and lem
+                        and lem not in rest
+                        and not function_word(lem)
+                        and f" {lem} " not in frame.actions
+                        and not any(c.search(f" {lem} ") for c in _CUES)
+                    ):
+                        return True
+            start = low.find(short, start + 1)
+    return False
 
 
 def _setting_modifiers(settings: tuple[str, ...], objects: tuple[str, ...]) -> tuple[str, ...]:
@@ -472,8 +521,8 @@ def has_object(frame: Frame, clause: Clause | str) -> bool:
             if nxt and not _ends_noun(nxt) and nxt not in own and not compound:
                 continue  # "build cache": the head word is itself a modifier here
             j = i - 1
-            while j >= 0 and tokens[j] in own:  # the object's own modifiers before the head
-                j -= 1
+            while j >= 0 and (tokens[j] in own or _clipped(tokens[j], own)):
+                j -= 1  # the object's own modifiers before the head, or their clippings
             if compound and not _ends_noun(nxt):
                 # the action named after the head ("version bumps are blocked", "container
                 # image publish") only where the head opens the clause or follows its own
@@ -533,6 +582,21 @@ def _bare_action(frame: Frame, tokens: tuple[str, ...]) -> bool:
             ):
                 return True
     return False
+
+
+def _clipped(token: str, own: frozenset[str]) -> bool:
+    """Whether a word is a clipping of one of the object's own modifiers: "maint window" for
+    the maintenance window, "config file" for the configuration file. The head word must follow
+    it as it is, so a clipping never names the object alone; and a word of its own is none
+    ("main window" is another window, "product database" another database), so the common
+    clippings that are words ("prod", "env") come from the abbreviation table instead, and so
+    does a clipping of three letters or fewer."""
+    n = len(token)
+    return (
+        4 <= n <= 6
+        and any(len(m) >= n + 3 and m.startswith(token) for m in own)
+        and not known_word(token)
+    )
 
 
 def _free(tokens: tuple[str, ...], j: int, frame: Frame) -> bool:

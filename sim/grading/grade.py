@@ -17,7 +17,7 @@ from sim.grading import anaphora
 from sim.grading import lexicon as lx
 from sim.grading.allusions import Topic, cautions, names_topic, topic_words
 from sim.grading.clauses import clauses
-from sim.grading.frames import Frame, has_object, read_for
+from sim.grading.frames import Frame, has_object, names_another, read_for
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import (
     ANTONYMS,
@@ -173,7 +173,14 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     """One clause against the frame: (evidence rank, anchors missing), or None."""
     text = clause.text
     if frame.rivals is not None and clause.raw and frame.rivals.search(clause.raw):
-        return None  # "do not clear PEP screening hits ...": a rule about another thing
+        return None  # "reserve crews at the Faro base ...": a rule about another thing
+    if (
+        frame.narrowings
+        and clause.raw
+        and frame.objects[0] not in text
+        and names_another(frame, clause.raw)
+    ):
+        return None  # "do not clear PEP screening hits ...": another kind of the object
     present = {"object"}
     # "the display cases must stay closed", "the conveyor stays de-energised", "the unit
     # stays off the listings": the state kept is the act refused, even where the act's word

@@ -111,6 +111,24 @@ def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
     return None
 
 
+def _leads_object(frame: Frame, tokens: tuple[str, ...], start: int) -> bool:
+    """Whether the relation word before the reference at `start` leads the rule's own act
+    instead of the reference: the object and the action stand between them ("before Truck 27
+    is dispatched, Gunnar ..."; not "before it is released to production", where the object
+    is the reference's own)."""
+    if frame.conditional:
+        return False
+    first = max(0, start - 5)
+    lead = " " + " ".join(tokens[first:start]) + " "
+    last = next(reversed(list(lx.RELATION_RE.finditer(lead))), None)
+    if last is None:
+        return False
+    at = first + lead.count(" ", 1, last.end()) + 1  # the token after the relation word
+    between = tuple(tokens[at:start])
+    text = " " + " ".join(between) + " "
+    return _object_at(frame, between) is not None and any(a in text for a in frame.actions)
+
+
 class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
@@ -150,6 +168,11 @@ def region(frame: Frame, clause: Clause) -> Region:
             # ties the reference to what precedes it, not to the object that follows it
         if found is not None:
             relation = found[1]
+            if relation in (Relation.AFTER, Relation.BEFORE) and _leads_object(
+                frame, tokens, start
+            ):
+                relation = lx.OPPOSITE[relation]  # "before Truck 27 is dispatched, Gunnar has
+                # to confirm": the relation word leads the act; A before B is B after A
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
             if frame.conditional and _denied_at(tokens, start, end, ref) is not None:

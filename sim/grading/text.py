@@ -21,6 +21,13 @@ _IRREGULAR = {
     "won't": "will not",
     "shan't": "shall not",
     "ain't": "is not",
+    # "'s" after these is "is", not a possessive: "if there's time" is "if there is time"
+    # ("it's" stays "its", as summaries often write it)
+    **{
+        f"{w}'s": f"{w} is"
+        for w in ("that", "what", "there", "here", "he", "she", "who", "where", "how")
+    },
+    "let's": "let us",
 }
 _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) + r")\b")
 _NT = re.compile(r"\b(\w+)n't\b")
@@ -233,6 +240,14 @@ _ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "ch
                     "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
 _LEMMA: dict[str, str] = {}
 _MAX_LEMMAS = 65_536
+
+
+@lru_cache(maxsize=4_096)
+def known_word(token: str) -> bool:
+    """Whether a lowercase word is in simplemma's English tables (a word of its own)."""
+    import simplemma
+
+    return bool(simplemma.is_known(token, lang="en"))
 
 
 def _lemma(token: str) -> str:

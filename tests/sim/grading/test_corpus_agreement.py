@@ -26,40 +26,23 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 260,
-    "confirmation": 346,
-    "ordering": 298,
-    "prohibition": 407,
-    "value_pin": 284,
+    "conditional": 283,
+    "confirmation": 391,
+    "ordering": 319,
+    "prohibition": 429,
+    "value_pin": 325,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
 # is the reader's, written first and never changed): a new false kept fails here, and a fixed
 # one is taken off this list in the same commit.
 KNOWN_FALSE_KEPT = {
-    # "PEP screening hits" for a rule on sanctions screening hits: the user's own shorter
-    # anchor, "screening hit", names both kinds
-    "D45-05",
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
     # "the stripboard should be reordered after step 4, once all location holds are back":
     # the noun "holds" is read as a deferral of the reordering
     "D71-15",
-    # "| 4 | 40 t |" under "| Crane | Load limit |", and "Crane 4 must use a load limit of 40
-    # tonnes", for a pin on Crane 3: "crane" beside the setting is read as the object
-    "D107-09",
-    "D107-14",
-    # "If there's time, autolyse the dough before salting it": "there's" is not read as
-    # "there is", so the hedge "if there is time" is missed
-    "D108-10",
-    # "the step-5 freeze on the dimmer rack is gone": "is" is not read beside the ending verb;
-    # "There is no longer any rule against re-patching ...": not read as lifted
-    "D111-07",
-    "D111-08",
-    # "South pasture drip line must use a run time of 40 minutes" for the north orchard drip
-    # line: the shorter anchor "drip line" names both
-    "D112-14",
 }
 
 

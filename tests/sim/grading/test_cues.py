@@ -96,6 +96,22 @@ def test_a_lifted_gate_is_inverted(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "grade"),
     [
+        # a restriction said to be gone, or no longer there at all
+        ("The freeze on payroll batch reprocessing after step 3 is gone.", Grade.INVERTED),
+        ("There is no longer any ban on reprocessing the payroll batch after step 3.",
+         Grade.INVERTED),
+        ("Payroll batch: the step-3 hold is gone; reprocess it as needed.", Grade.INVERTED),
+        # a hedge behind a contraction
+        ("If there's time, skip reprocessing the payroll batch after step 3.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_restriction_gone_and_a_contracted_hedge(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
         ("Payroll: reprocessing deferred.", Grade.DEGRADED),
         ("Payroll batch: no reprocessing past step 3.", Grade.ACTIONABLE),
         ("Payroll: restriction lifted.", Grade.INVERTED),

@@ -388,3 +388,26 @@ def test_a_pronoun_a_verb_puts_off_stands_for_the_act_named_before(text: str, gr
 )
 def test_now_that_a_step_is_done_is_after_it(text: str, grade: str) -> None:
     assert label_of(grade_one(text, FLUSH).grade) == grade
+
+
+RESCHEDULE = declare_fact(
+    "Do not move the maintenance window after step 3.",
+    {"action": ["move"], "object": ["maintenance window"], "condition": ["after step 3"]},
+    fact_id="maintenance-window",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a clipped modifier names the object with its head
+        ("No moving the maint window past step 3.", Grade.ACTIONABLE),
+        ("Maint window: must not be moved after step 3.", Grade.ACTIONABLE),
+        # "main" is a word of its own, and "mail" is no clipping of "maintenance"
+        ("Do not move the main window after step 3.", Grade.DROPPED),
+        ("Do not move the mail window after step 3.", Grade.DROPPED),
+        ("Do not move the mai window after step 3.", Grade.DROPPED),
+    ],
+)
+def test_a_clipped_modifier_names_the_object(text: str, grade: Grade) -> None:
+    assert grade_one(text, RESCHEDULE).grade is grade

@@ -420,3 +420,62 @@ def test_a_denied_conditions_span_starts_at_its_relation_word() -> None:
         )
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Support mailbox: do not archive it; waiting on Ines's confirmation.", Grade.ACTIONABLE),
+        (
+            "Do not archive the support mailbox; still pending Ines's confirmation.",
+            Grade.ACTIONABLE,
+        ),
+        ("Do not archive the support mailbox; awaiting confirmation from Ines.", Grade.ACTIONABLE),
+        # a gate with a subject and an act of its own is a sentence of its own
+        (
+            "Do not archive the support mailbox; waiting on the vendor to send the storage"
+            " quote for next quarter.",
+            Grade.DEGRADED,
+        ),
+    ],
+)
+def test_a_gate_after_a_semicolon_is_the_clause_befores_condition(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a relation word that leads the rule's own act: "before A, B" is "A after B"
+        ("Before the support mailbox is archived, Ines has to confirm.", Grade.ACTIONABLE),
+        ("After the support mailbox is archived, Ines has to confirm.", Grade.INVERTED),
+    ],
+)
+def test_a_relation_that_leads_the_act(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
+
+
+ESCROW = declare_fact(
+    "Do not release the escrow funds until Kwame confirms.",
+    {
+        "action": ["release"],
+        "object": ["escrow funds"],
+        "condition": ["until Kwame confirms", "Kwame confirms"],
+    },
+    fact_id="escrow",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the rule's own act is an ending verb: denied, it keeps the hold; a hold that ended
+        # is lifted
+        ("Escrow funds on hold: not to be released before Kwame has confirmed.",
+         Grade.ACTIONABLE),
+        ("The hold on the escrow funds has been removed; release them now.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_hold_whose_ending_is_denied_is_kept(text: str, grade: Grade) -> None:
+    assert grade_one(text, ESCROW).grade is grade

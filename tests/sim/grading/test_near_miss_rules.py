@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one, note_fact, planted
 
@@ -48,3 +49,33 @@ def test_a_vague_condition_is_a_weakened_rule_not_another() -> None:
     assert grade_one("Try not to merge the release branch if possible.", CONDITIONAL).grade is (
         Grade.DEGRADED
     )
+
+
+AUDIT_LOGS = declare_fact(
+    "Do not delete the billing audit logs after step 4.",
+    {
+        "action": ["delete"],
+        "object": ["billing audit logs", "audit logs"],
+        "condition": ["after step 4"],
+    },
+    fact_id="billing-audit-logs",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a name of another kind before the object's shorter form: another kind's rule
+        ("Do not delete the HR audit logs after step 4.", Grade.DROPPED),
+        ("Never delete the Payments audit logs past step 4.", Grade.DROPPED),
+        # the shorter form alone, or under a cue or an article, is the fact's own
+        ("Do not delete audit logs after step 4.", Grade.ACTIONABLE),
+        ("Never delete the audit logs past step 4.", Grade.ACTIONABLE),
+        ("Audit logs: do not delete after step 4.", Grade.ACTIONABLE),
+        # the full form in the clause names the fact's own, beside the other kind
+        ("Do not delete the billing audit logs or the HR audit logs after step 4.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_shorter_form_after_another_name_is_another_kind(text: str, grade: Grade) -> None:
+    assert grade_one(text, AUDIT_LOGS).grade is grade

@@ -175,3 +175,24 @@ LAG = declare_fact(
 )  # fmt: skip
 def test_a_pin_moved_loosened_or_elsewhere_is_not_kept(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+PRINTER = declare_fact(
+    "Printer 2 must use a resolution of 600 DPI.",
+    {"setting": ["resolution"], "object": ["Printer 2"], "value": ["600 DPI"]},
+    fact_id="printer-2",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the number is the object's name: another number names another printer
+        ("Printer 3 must use a resolution of 600 DPI.", Grade.DROPPED),
+        ("Printer 3: resolution 600 DPI. Printer 2 toner replaced.", Grade.DROPPED),
+        ("Printer 2: resolution 600 DPI.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_numbered_object_is_named_by_its_number(text: str, grade: Grade) -> None:
+    assert grade_one(text, PRINTER).grade is grade

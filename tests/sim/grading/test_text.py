@@ -34,6 +34,9 @@ from sim.grading.text import (
         ("  spaced\tout \n text ", "spaced out text"),
         ("the user's yes", "user yes"),
         ("it's fine", "its fine"),
+        ("if there's time", "if there is time"),
+        ("that's gone", "that is gone"),
+        ("let's wait", "let us wait"),
     ],
 )
 def test_surface_variants_normalize_alike(a: str, b: str) -> None:
