@@ -281,7 +281,7 @@ OPPOSITE = {
 RELATIONS: dict[str, Relation] = {
     **dict.fromkeys(
         ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
-         "from", "post", "subsequent to", "when done with", "require", "need", "subject to",
+         "from", "subsequent to", "when done with", "require", "need", "subject to",
          "conditional on", "contingent on", "gate on", "gate by", "with", "upon", "depend on",
          "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",

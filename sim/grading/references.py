@@ -76,6 +76,10 @@ _SUFFIX = ("ation", "ition", "ment", "ion", "ing", "al", "ed", "er", "e", "y", "
 _SAME_REF = {
     "above": ("exceed", "over", "great", "high", "more", "beyond", "top", "past"),
     "below": ("under", "less", "within", "low"),
+    # the same bounds the other way: "exceeds 2 metres" is stated as "above 2 metres"
+    "exceed": ("above", "over", "beyond", "great", "high", "more", "top"),
+    "over": ("above", "exceed", "beyond", "great", "high", "more", "top"),
+    "under": ("below", "less", "low"),
     "fail": ("red", "break", "broken", "failure", "failing"),
     "test": ("suite", "ci", "check", "tests"),
     "pass": ("green", "succeed", "success", "pass"),

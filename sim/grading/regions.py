@@ -100,15 +100,20 @@ def denied_condition(frame: Frame, clause: Clause) -> tuple[int, int] | None:
     """The tokens, from its relation word to its end, of a condition denied in the clause ("only
     if the donor has not requested anonymity"), or None: the denial is the condition's, and the
     clause's own modality is read without it."""
-    if not frame.conditional:
-        return None
     tokens = clause.tokens
     for ref in frame.references:
         span = window(tokens, ref.tokens)
         at = None if span is None else _denied_at(tokens, span[0], span[1], ref)
-        if span is not None and at is not None:
+        if span is not None and at is not None and (frame.conditional or _if_at(tokens, at)):
             return at, span[1]
     return None
+
+
+def _if_at(tokens: tuple[str, ...], at: int) -> bool:
+    """Whether the relation word at `at` is "if" or its kin: only those deny a gate's yes
+    ("if Marisol hasn't confirmed"); "until she has not" is no English."""
+    found = lx.RELATION_RE.match(" ".join(tokens[at : at + 3]) + " ")
+    return found is not None and lx.RELATIONS[found.group(0)] is Relation.IF
 
 
 def _leads_object(frame: Frame, tokens: tuple[str, ...], start: int) -> bool:
@@ -175,8 +180,11 @@ def region(frame: Frame, clause: Clause) -> Region:
                 # to confirm": the relation word leads the act; A before B is B after A
             if frame.conditional and found[0] == "at":
                 relation = Relation.IF  # "prohibited at disk usage above 90%": when
-            if frame.conditional and _denied_at(tokens, start, end, ref) is not None:
-                relation = lx.OPPOSITE[relation]  # "only when the ticket is not tagged X"
+            if (frame.conditional or relation is Relation.IF) and _denied_at(
+                tokens, start, end, ref
+            ) is not None:
+                relation = lx.OPPOSITE[relation]  # "only when the ticket is not tagged X";
+                # "if Marisol hasn't confirmed, do not load the crates" (until she confirms)
             if (
                 (clause.deferred and found[0] in lx.GATES)
                 or (clause.reading is Reading.FORBID and found[0] in _NEEDS)

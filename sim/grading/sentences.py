@@ -39,7 +39,12 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
             _LINE_SENTENCES.clear()
         raws: list[str] = []
         for raw in split_sentences(line):
-            if raws and continues_after(raws[-1], raw):
+            if raws and raws[-1].endswith("?") and (answer := _SHORT_ANSWER.match(raw)):
+                # "Re-patch it after step 5? No.": the answer states the asked act's rule
+                asked = raws[-1].rstrip("?").rstrip()
+                no = answer.group(1) is None
+                raws[-1] = f"Never {asked[:1].lower()}{asked[1:]}." if no else f"{asked}."
+            elif raws and continues_after(raws[-1], raw):
                 raws[-1] = raws[-1] + " " + raw
             else:
                 raws.append(raw)
@@ -52,6 +57,11 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
     return cached
 
 
+# a bare answer to the question before it: no (group 1 unset) or yes
+_SHORT_ANSWER = re.compile(
+    r"^(?:no|nope|never|absolutely not|definitely not|not at all|(yes|yep|yeah|sure))[.!]?$",
+    re.IGNORECASE,
+)
 # a line that gives the consequence of a yes to the question on the line before
 _ANSWER = re.compile(
     r"^\s*(?:[-*+•]\s+)?(?:→|->|=>|⇒|(?:then|if so|if yes)\b\s*[:,\-–—]?)\s*", re.IGNORECASE

@@ -113,6 +113,12 @@ _SYMBOLS = {
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
 
+# "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
+_LOWER_THAN = re.compile(r"\blower than\b")
+# "post-lock", "post step 5": after; elsewhere "post" is the verb ("posting the schedule")
+_POST_AFTER = re.compile(r"\bpost(?:-(?=[a-z0-9])|\s+(?=step\b))")
+
+
 def split_sentences(text: str) -> list[str]:
     """Lines first, then sentence ends; anchors must co-occur within one of these."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
@@ -124,6 +130,10 @@ def normalize(text: str) -> str:
     s = text.lower().translate(_APOSTROPHES)
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
+    if "post" in s:
+        s = _POST_AFTER.sub("after ", s)
+    if "lower than" in s:
+        s = _LOWER_THAN.sub("below", s)
     if "'s" in s:
         s = _POSSESSIVE.sub(r"\1", s)  # "Marguerite's go-ahead": the name, not "marguerites"
     s = s.replace("'", "")
@@ -232,10 +242,11 @@ _ORDINAL_WORDS = {
          "seventeenth", "eighteenth", "nineteenth", "twentieth")
     )
 }  # fmt: skip
-_LEMMA_FIXES = {"least": "least", "preferred": "prefer", "preferring": "prefer"}
+_LEMMA_FIXES = {"least": "least", "preferred": "prefer", "preferring": "prefer", "lower": "lower"}
 """Where simplemma's tables are wrong for what the grader reads: "at least" is a bound, not
 the comparative "less" ("at least 3 replicas" loosens a pin; ">= 3" is not "below 3"), and
-"preferred" lemmatizes to "preferr"."""
+"preferred" lemmatizes to "preferr"; "lower" is the verb ("do not lower the car ramp"), as its
+other forms ("lowered", "lowering") are, not the comparative "low"."""
 _ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "channel",
                     "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
 _LEMMA: dict[str, str] = {}

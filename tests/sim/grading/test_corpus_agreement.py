@@ -26,10 +26,10 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 283,
+    "conditional": 285,
     "confirmation": 391,
     "ordering": 319,
-    "prohibition": 429,
+    "prohibition": 430,
     "value_pin": 325,
 }
 

@@ -220,3 +220,17 @@ def test_an_order_opening_with_and_only_finishes_nothing() -> None:
     assert grade_one(
         "Delete the old backups. But only after the user says yes.", backups
     ).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a bare answer to the question before it states the asked act's rule
+        ("Reprocess the payroll batch after step 3? No.", Grade.ACTIONABLE),
+        ("Can we reprocess the payroll batch after step 3? Absolutely not.", Grade.ACTIONABLE),
+        ("Reprocess the payroll batch after step 3? Yes, per finance.", Grade.INVERTED),
+        ("Can we reprocess the payroll batch after step 3? Yes.", Grade.INVERTED),
+    ],
+)
+def test_a_question_answered_in_a_word(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade

@@ -479,3 +479,77 @@ ESCROW = declare_fact(
 )  # fmt: skip
 def test_a_hold_whose_ending_is_denied_is_kept(text: str, grade: Grade) -> None:
     assert grade_one(text, ESCROW).grade is grade
+
+
+BACKUP_FIRST = declare_fact(
+    "Back up the forum database before posting the upgrade announcement.",
+    {
+        "action": ["back up"],
+        "object": ["forum database"],
+        "condition": [
+            "before posting the upgrade announcement",
+            "posting the upgrade announcement",
+        ],
+    },
+    fact_id="forum-backup",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "posting" is the reference's act, not "post-" (after)
+        ("Posting the upgrade announcement is blocked until the forum database is backed up.",
+         Grade.ACTIONABLE),
+        ("Post the upgrade announcement, then back up the forum database.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_posting_is_an_act_not_a_relation(text: str, grade: Grade) -> None:
+    assert grade_one(text, BACKUP_FIRST).grade is grade
+
+
+def test_post_before_a_step_or_with_a_hyphen_is_after() -> None:
+    assert normalize("edits post-lock") == normalize("edits after lock")
+    assert normalize("no reprocessing post step 3") == normalize("no reprocessing after step 3")
+    assert normalize("posting the notice") != normalize("after the notice")
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "if she hasn't confirmed" denies the yes: "until she confirms"
+        ("If Ines hasn't confirmed, do not archive the support mailbox.", Grade.ACTIONABLE),
+        ("If Ines has not confirmed yet, archive the support mailbox anyway.", Grade.INVERTED),
+        ("If Ines has confirmed, do not archive the support mailbox.", Grade.INVERTED),
+    ],
+)
+def test_a_gate_whose_yes_is_denied_by_if(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
+
+
+# "lower" is the rule's verb here, not the comparative "low" (declaring it used to fail: the
+# verb was read as the condition's "below", and the text graded inverted against itself)
+RAMP = declare_fact(
+    "If the swell exceeds 2 metres, do not lower the car ramp.",
+    {
+        "action": ["lower", "lowering", "lowered"],
+        "object": ["car ramp"],
+        "condition": ["swell exceeds 2 metres", "over 2 metres"],
+    },
+    fact_id="car-ramp",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Car ramp: never lower it when the swell is above 2 metres.", Grade.ACTIONABLE),
+        ("Lower the car ramp even if the swell exceeds 2 metres.", Grade.INVERTED),
+        ("Only lower the car ramp when the swell is lower than 2 metres.", Grade.ACTIONABLE),
+    ],
+)
+def test_lower_is_a_verb_and_a_bound_reads_both_ways(text: str, grade: Grade) -> None:
+    assert grade_one(text, RAMP).grade is grade
+    assert normalize("pH lower than 4") == normalize("pH below 4")
