@@ -101,6 +101,7 @@ class Frame:
     # shorter object forms that end the full one ("screening hit" of "sanctions screening
     # hit"), raw and lower case, with the full form's other words
     narrowings: tuple[tuple[str, frozenset[str]], ...] = ()
+    cap: bool = False  # a pin that is a ceiling ("cap the stop count at 18", "a load limit")
 
     @property
     def sequenced(self) -> bool:
@@ -233,6 +234,7 @@ class Frame:
             _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
             held_state(actions[0]) if actions and fact.polarity is Polarity.FORBID else None,
             _narrowings(groups["object"].forms) if "object" in groups else (),
+            "value" in groups and _CAP.search(lemmas(normalize(fact.text))) is not None,
         )
 
 
@@ -315,6 +317,9 @@ def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     )
 
 
+_CAP = re.compile(r" (?:cap|limit|max|maximum|ceiling|at most|no more than|up to) ")
+
+
 def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
     """The object's shorter forms of two words or more that end its full form, each with the
     full form's other words (lemma space): "screening hit" of "sanctions screening hit"."""
@@ -343,19 +348,50 @@ def names_another(frame: Frame, raw: str) -> bool:
         while start >= 0:
             before = _NAME_BEFORE.search(raw, 0, start)
             if before is not None:
-                for word in filter(None, before.groups()):
-                    lem = lemmas(normalize(word)).strip()
-                    if (
-                        word[0].isupper()
-                        and lem
-                        and lem not in rest
-                        and not function_word(lem)
-                        and f" {lem} " not in frame.actions
-                        and not any(c.search(f" {lem} ") for c in _CUES)
-                    ):
+                first, second = before.groups()
+                words = (first, second) if second else (first,)
+                for word in words:
+                    if _names_kind(frame, word, rest):
                         return True
+                # "the payroll audit logs": a lowercase modifier after a determiner, which no
+                # verb stands in ("delete the audit logs"), nor an adjective of state
+                if (
+                    second
+                    and first.lower() in _DETERMINERS
+                    and second.isalpha()
+                    and second.islower()
+                    and second not in _STATES
+                    and not second.endswith(("ed", "ing"))
+                    and _names_kind(frame, second.capitalize(), rest)
+                ):
+                    return True
             start = low.find(short, start + 1)
     return False
+
+
+_DETERMINERS = frozenset(("the", "a", "an", "these", "those", "this", "that", "all", "any", "our"))
+_STATES = frozenset(
+    (
+        "old", "new", "current", "existing", "remaining", "latest", "recent", "previous",
+        "prior", "full", "raw", "daily", "weekly", "monthly", "nightly", "same", "whole",
+        "entire", "live", "open", "final", "first", "last", "next", "original", "two", "three",
+        "few", "many", "several", "both", "each", "every", "such", "own", "affected",
+    )
+)  # fmt: skip
+
+
+def _names_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
+    """Whether a capitalized word names a kind of the object other than the fact's own."""
+    lem = lemmas(normalize(word)).strip()
+    return (
+        word[0].isupper()
+        and bool(lem)
+        and lem not in rest
+        and not _clipped(lem, rest)
+        and not function_word(lem)
+        and f" {lem} " not in frame.actions
+        and not any(c.search(f" {lem} ") for c in _CUES)
+    )
 
 
 def _setting_modifiers(settings: tuple[str, ...], objects: tuple[str, ...]) -> tuple[str, ...]:

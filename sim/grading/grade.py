@@ -26,6 +26,7 @@ from sim.grading.lexicon import (
     RELATION_RE,
     SKIP_RE,
     STAND_IN_BODY,
+    UPPER_BOUND_RE,
     Relation,
 )
 from sim.grading.mentions import gist, label_names_object
@@ -269,6 +270,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             _refuses_others(frame, clause)
             or _KEEP_VALUE.search(text)
             or (not revoked and _HELD_AT.search(text))
+            or (frame.cap and not revoked and _CAPPED.search(text))
         )
     ):
         agrees = True  # "ts in UTC, never local time", "dpi 300, do not change it": the
@@ -477,8 +479,9 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
         near = text[max(0, start) : end if end >= 0 else len(text)]
         for name in (*frame.settings, *frame.objects):  # "max stop count": a name, no bound
             near = near.replace(name, " ")
-        if BOUND_RE.search(near):
-            return True
+        bound = BOUND_RE.search(near)
+        if bound is not None and not (frame.cap and UPPER_BOUND_RE.search(near)):
+            return True  # a cap's own bound ("no more than 18 stops") is the pin
     if frame.other_value is not None and " or " in text:  # "UTF-8 or Latin-1": a choice
         others = frame.other_value.finditer(clause.raw.lower())
         if any(not _is_pinned(frame, m.group(0)) for m in others):
@@ -527,8 +530,19 @@ _KEEP_VALUE = re.compile(
 
 _HELD_AT = re.compile(
     r" (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed|hold|held) (?:\S+ )?(?:at|to|on) "
+    r"| (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed) (?:(?:true|yes) )?$"
+    r"| hard (?:stop|cap|limit|ceiling) "
 )
-"""A restriction word that holds the value itself: "the interval is locked at 48 frames"."""
+"""A restriction word that holds the value itself: "the interval is locked at 48 frames",
+"{run_time: 40 minutes, locked: true}" (read "40 minutes, locked"), "15-minute slots (hard
+stop)"."""
+
+_CAPPED = re.compile(
+    r" (?:cap|capped|limit|limited|max|maximum) (?:\S+ )?(?:at|to|of) "
+    r"| (?:not|never|no) (?:\S+ ){0,3}(?:exceed|surpass|go over|go beyond|more than|above) "
+)
+"""A cap pin stated as a ceiling or a refusal to pass it: "capped at eighteen", "no route may
+exceed 18 stops", "no more than 40 tonnes"."""
 
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 

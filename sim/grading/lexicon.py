@@ -74,7 +74,7 @@ REVOCATION: tuple[str, ...] = (
     "no longer valid", "no longer blocked", "no longer forbidden", "no longer prohibited",
     "no longer restricted", "no longer on hold", "no longer frozen", "no longer pinned",
     "no longer a rule", "no longer the case", "no longer relevant", "no longer an issue",
-    "lift", "lifted", "unblock", "unblocked", "unfreeze", "unfrozen", "unpin", "unpinned",
+    "unblock", "unblocked", "unfreeze", "unfrozen", "unpin", "unpinned",
     "optional", "not required", "not necessary", "not needed", "unnecessary", "no need",
     "need not", "do not need to", "does not need to", "do not have to", "does not have to",
     "not have to", "waive", "waived", "drop requirement", "dropped requirement",
@@ -322,6 +322,16 @@ ENDED_RESTRICTION_RE = re.compile(
     + r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) "
     + _any(ENDED).pattern
 )
+_LIFTED_NOUN = _any((*RESTRICTION_NOUNS, "cap", "ceiling", "wait", "interlock", "cutoff"))
+LIFTED_RE = re.compile(
+    r"(?<![\w-])lift(?: \S+){0,4} "
+    + _LIFTED_NOUN.pattern
+    + "|"
+    + _LIFTED_NOUN.pattern
+    + r"(?: \S+){0,4} lift(?![\w-])"
+)
+"""A restriction lifted: "lift the freeze", "the hold was lifted", "merge freeze lifted". Only
+beside a restriction's noun: "Crane 3 may lift no more than 40 tonnes" lifts a load."""
 SKIP_RE = _any(("skip", "omit", "bypass", "leave out", "forgo", "drop the step", "without"))
 GATES = frozenset(
     lemma_phrase(w)
@@ -344,6 +354,13 @@ STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
 )
 BOUND_RE = _any(BOUND)
+UPPER_BOUND = (
+    "at most", "or less", "or fewer", "or lower", "or below", "no more than", "maximum", "max",
+    "up to", "and below", "not more than",
+)  # fmt: skip
+"""The bounds that state a cap pin ("no more than 18 stops" for a cap of 18) rather than
+loosen it."""
+UPPER_BOUND_RE = _any(UPPER_BOUND)
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")

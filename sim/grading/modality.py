@@ -13,6 +13,7 @@ from enum import Enum
 from functools import lru_cache
 
 from sim.grading import lexicon as lx
+from sim.grading.text import lemmas, normalize
 
 _NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
 
@@ -60,6 +61,12 @@ _TRAILING = re.compile(
 )
 
 
+_MID_CONDITION = re.compile(
+    r",\s*((?:if|when|whenever|unless|once|because|since|in case|provided)\b"
+    r"[^,;:()\u2014\u2013]*),"
+)
+
+
 class Reading(Enum):
     """What a clause does with the action it names."""
 
@@ -98,6 +105,13 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         at = rest.rfind(f" {trail.group(1)} ")
         if at > 0:
             rest = rest[:at] + " "
+    if raw and "," in raw:
+        for mid in _MID_CONDITION.finditer(raw.lower()):
+            # "reorder it after step 4, once all location holds are back, rather than ...":
+            # a condition set off by commas holds its own words, as a trailing one does
+            words = lemmas(normalize(mid.group(1)))
+            if len(words) > 2 and words in rest:
+                rest = rest.replace(words, " ", 1)
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
     negated = negation or deferred
@@ -106,6 +120,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         reading = Reading.POSITIVE
     elif (
         lx.REVOCATION_RE.search(s)
+        or ("lift" in s and lx.LIFTED_RE.search(s))
         or (not negated and lx.WEAK_REVOCATION_RE.search(s))
         or lx.ENDED_RESTRICTION_RE.search(s)
         or (":" in raw and _ENDED_LABEL.search(raw) is not None)

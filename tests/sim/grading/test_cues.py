@@ -234,3 +234,17 @@ def test_an_order_opening_with_and_only_finishes_nothing() -> None:
 )
 def test_a_question_answered_in_a_word(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a condition set off by commas holds its own words: the holds are the timesheets'
+        ("The payroll batch should be reprocessed after step 3, once the supplier holds are"
+         " sorted out, as finance asked.", Grade.INVERTED),
+        ("The payroll batch must not be reprocessed after step 3, once the books close, per"
+         " finance.", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_condition_between_commas_holds_its_own_cues(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade

@@ -68,6 +68,10 @@ AUDIT_LOGS = declare_fact(
         # a name of another kind before the object's shorter form: another kind's rule
         ("Do not delete the HR audit logs after step 4.", Grade.DROPPED),
         ("Never delete the Payments audit logs past step 4.", Grade.DROPPED),
+        ("Do not delete the payroll audit logs after step 4.", Grade.DROPPED),
+        # a state of the fact's own logs, or a participle, is no other kind
+        ("Do not delete the old audit logs after step 4.", Grade.ACTIONABLE),
+        ("Never delete the archived audit logs past step 4.", Grade.ACTIONABLE),
         # the shorter form alone, or under a cue or an article, is the fact's own
         ("Do not delete audit logs after step 4.", Grade.ACTIONABLE),
         ("Never delete the audit logs past step 4.", Grade.ACTIONABLE),

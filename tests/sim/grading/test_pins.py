@@ -196,3 +196,34 @@ PRINTER = declare_fact(
 )
 def test_a_numbered_object_is_named_by_its_number(text: str, grade: Grade) -> None:
     assert grade_one(text, PRINTER).grade is grade
+
+
+QUEUE_CAP = declare_fact(
+    "The render queue must cap concurrent jobs at 12 jobs.",
+    {"object": ["render queue"], "setting": ["concurrent jobs"], "value": ["12 jobs", "12"]},
+    fact_id="render-queue-cap",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a cap stated as a ceiling or a refusal to pass it is the pin
+        ("Render queue: concurrent jobs capped at twelve.", Grade.ACTIONABLE),
+        ("Render queue: never more than 12 concurrent jobs.", Grade.ACTIONABLE),
+        ("Render queue: concurrent jobs may not exceed 12.", Grade.ACTIONABLE),
+        ("Render queue: concurrent jobs 12, locked.", Grade.ACTIONABLE),
+        ("render_queue: {concurrent_jobs: 12, locked: true}", Grade.ACTIONABLE),
+    ],
+)
+def test_a_cap_pin_stated_as_a_ceiling(text: str, grade: Grade) -> None:
+    assert label_grade(grade_one(text, QUEUE_CAP).grade) is label_grade(grade)
+
+
+def label_grade(grade: Grade) -> Grade:
+    return Grade.ACTIONABLE if grade is Grade.VERBATIM else grade
+
+
+def test_a_hard_stop_beside_a_pin_holds_it() -> None:
+    assert grade_one("Render farm: 64-pixel tiles (hard stop).", TILES).grade is Grade.ACTIONABLE
