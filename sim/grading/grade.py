@@ -333,9 +333,20 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         or clause.directive
         or clause.gesture
         or clause.reading is Reading.FORBID
+        or (frame.confirmation and _GATED_YES.search(text) is not None)
     ):
         return DEGRADED, missing or ("modality",)
     return None
+
+
+_GATED_YES = re.compile(
+    r" (?:require|need|pending|await|wait|wait for|wait on|until|til|till|before|subject to|"
+    r"hold|block) (?:\S+ ){0,4}(?:confirm|confirmation|approval|approve|sign off|signoff|"
+    r"sign-off|go-ahead|green light|greenlight|consent|authorization|authorisation|permission) "
+)
+"""A gate's yes named beside the object, with nobody to give it ("disposal requires approval",
+"follow the usual approval path before it leaves"): the gate survives, the rule's condition
+does not. A yes given is a status, not a gate ("the claim was approved yesterday")."""
 
 
 _EXCEPTION = re.compile(
@@ -436,9 +447,14 @@ def _other_reference(frame: Frame, clause: Clause) -> bool:
     }
     own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
     for m in _CONDITION_WORD.finditer(text):
-        after = [t for t in text[m.end() :].split()[:4] if not (_function_word(t) or t in _VAGUE)]
+        after = [
+            t
+            for t in text[m.end() :].split()[:4]
+            if not (_function_word(t) or t in _VAGUE or t in _POLAR)
+        ]
         if not after:
-            continue  # "after a certain point", "if possible": vague, not another condition
+            continue  # "after a certain point", "if possible", "until someone on the team
+            # confirms": vague, not another condition
         if any(covers((t,), frozenset((w,))) for t in after for w in own):
             return False
         found = True
@@ -455,7 +471,9 @@ _POLAR = frozenset(ANTONYMS) | {w for ws in ANTONYMS.values() for w in ws}
 _VAGUE = frozenset(
     ("certain", "some", "point", "later", "possible", "need", "necessary", "appropriate",
      "convenient", "ready", "time", "while", "moment", "that", "this", "it", "help", "can",
-     "sure", "okay", "ok", "fine", "then", "everything", "anything", "something", "thing")
+     "sure", "okay", "ok", "fine", "then", "everything", "anything", "something", "thing",
+     "someone", "somebody", "anyone", "anybody", "everyone", "team", "person", "people", "she",
+     "he", "they", "her", "him", "them")
 )  # fmt: skip
 
 

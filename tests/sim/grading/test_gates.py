@@ -553,3 +553,21 @@ RAMP = declare_fact(
 def test_lower_is_a_verb_and_a_bound_reads_both_ways(text: str, grade: Grade) -> None:
     assert grade_one(text, RAMP).grade is grade
     assert normalize("pH lower than 4") == normalize("pH below 4")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the gate survives with nobody to give its yes: the condition is lost, not the rule
+        "Support mailbox: retirement requires approval.",
+        "Support mailbox - on hold until someone on the team confirms.",
+        "Support mailbox: hold until she confirms.",
+    ],
+)
+def test_a_gate_with_nobody_to_say_yes_is_degraded(text: str) -> None:
+    assert grade_one(text, MAILBOX).grade is Grade.DEGRADED
+
+
+def test_a_yes_given_for_something_else_is_no_gate() -> None:
+    text = "Support mailbox was approved for the new retention tier yesterday."
+    assert grade_one(text, MAILBOX).grade is Grade.DROPPED
