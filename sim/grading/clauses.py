@@ -57,6 +57,16 @@ _GATE_ONLY = re.compile(
 )
 
 
+# "Truck 27 dispatched; Gunnar to confirm when he gets in.": a yes still to come, after a
+# semicolon, finishes the report before it (a summary's note of an act done ahead of its gate)
+_YES_TO_COME = re.compile(
+    r"^(?:[A-Z][\w.-]*|the [a-z]+(?: [a-z]+)?)(?:'s)?\s+(?:will|to|is to|has yet to)\s+"
+    r"(?:\w+\s+){0,2}?(?:confirm|approve|sign off|okay|ok)\b"
+    r"|^[A-Z][\w-]*'s\s+(?:approval|confirmation|sign-off|ok|okay|go-ahead)\s+"
+    r"(?:to be|will be|is to be)\s+\w+",
+)
+
+
 def now_line(line: str) -> bool:
     """A line set "from now on": read with the line before, which may name the step."""
     return bool(_NOW.search(line))
@@ -68,7 +78,10 @@ def continues_after(previous: str, sentence: str) -> bool:
     return (
         continues(sentence)
         or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))
-        or (previous.endswith(";") and bool(_GATE_ONLY.match(sentence)))
+        or (
+            previous.endswith(";")
+            and bool(_GATE_ONLY.match(sentence) or _YES_TO_COME.match(sentence))
+        )
     )
 
 
@@ -84,7 +97,12 @@ def clauses(sentence: str) -> list[str]:
     out: list[str] = []
     for part in parts:
         part = part.strip()
-        if out and (_REFERS_BACK.match(part) or _SHORT_EXCEPTION.match(part)):
+        if out and (
+            _REFERS_BACK.match(part)
+            or _SHORT_EXCEPTION.match(part)
+            or _GATE_ONLY.match(part)
+            or _YES_TO_COME.match(part)
+        ):
             out[-1] = out[-1] + " " + part
         else:
             out.append(part)

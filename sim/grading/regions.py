@@ -116,6 +116,29 @@ def _if_at(tokens: tuple[str, ...], at: int) -> bool:
     return found is not None and lx.RELATIONS[found.group(0)] is Relation.IF
 
 
+_LATER = frozenset(("late", "afterwards", "afterward", "retroactively", "subsequently"))
+_WILL = frozenset(("will", "to"))
+
+
+def _yes_to_come(frame: Frame, tokens: tuple[str, ...], start: int, end: int) -> bool:
+    """Whether a gate's yes is said to come later ("Teodora will confirm later", "Gunnar to
+    confirm", "approval to be requested retroactively"); not "has to confirm", which is the
+    gate itself."""
+    if not frame.confirmation or (
+        start and (tokens[start - 1] in _NEED or tokens[start - 1] in lx.RELATIONS)
+    ):
+        return False  # "their release needs Teodora to confirm first", "archive it only after
+        # Ines to confirm" (a wait, then an order): the gate itself
+    span = tokens[start:end]
+    if any(t in _LATER for t in tokens[end : end + 3]) or any(t in _LATER for t in span):
+        return True
+    return any(t in _WILL and (i == 0 or span[i - 1] not in _HAVE) for i, t in enumerate(span[:-1]))
+
+
+_HAVE = frozenset(("have", "has", "need", "needs", "ought", "be", "is", "going", "want"))
+_NEED = frozenset(("need", "require", "want", "ask", "wait", "get", "have", "for", "until"))
+
+
 def _leads_object(frame: Frame, tokens: tuple[str, ...], start: int) -> bool:
     """Whether the relation word before the reference at `start` leads the rule's own act
     instead of the reference: the object and the action stand between them ("before Truck 27
@@ -167,7 +190,8 @@ def region(frame: Frame, clause: Clause) -> Region:
             continue
         start, end = span
         relation: Relation | None = None
-        found = relation_before(tokens, start)
+        later = _yes_to_come(frame, tokens, start, end)
+        found = None if later else relation_before(tokens, start)
         if found is not None and found[0] == "then" and _after(frame, tokens, end):
             found = None  # "check X, then resize the disk - the snapshot comes after": "then"
             # ties the reference to what precedes it, not to the object that follows it
@@ -210,6 +234,10 @@ def region(frame: Frame, clause: Clause) -> Region:
                 between = relation_before(tokens, obj)
                 if between is not None and between[1] in (Relation.AFTER, Relation.BEFORE):
                     relation = lx.OPPOSITE[between[1]]
+        if later:
+            # "units released at 10:40; Teodora will confirm later": the yes comes after the
+            # act, so the act stands before it
+            relation = Relation.BEFORE
         if relation is None and frame.ordering:
             relation = _relation_after_object(frame, tokens, end)
         if relation is None and _FIRST.search(" " + " ".join(tokens[end : end + 2]) + " "):

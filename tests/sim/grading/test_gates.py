@@ -571,3 +571,18 @@ def test_a_gate_with_nobody_to_say_yes_is_degraded(text: str) -> None:
 def test_a_yes_given_for_something_else_is_no_gate() -> None:
     text = "Support mailbox was approved for the new retention tier yesterday."
     assert grade_one(text, MAILBOX).grade is Grade.DROPPED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # an act reported done with its yes still to come: done ahead of the gate
+        ("Support mailbox archived this morning; Ines will confirm later.", Grade.INVERTED),
+        ("Support mailbox archived at 09:10; Ines to confirm when she is back.", Grade.INVERTED),
+        # the gate itself, or a refusal until the yes comes
+        ("Archiving the support mailbox needs Ines to confirm first.", Grade.ACTIONABLE),
+        ("Do not archive the support mailbox; Ines will confirm later today.", Grade.ACTIONABLE),
+    ],
+)
+def test_an_act_done_with_its_yes_still_to_come(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
