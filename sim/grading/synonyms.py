@@ -16,10 +16,21 @@ from functools import lru_cache
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("delete", "remove", "erase", "purge", "wipe", "get rid of"),
-    ("start", "launch", "kick off", "begin", "trigger", "switch on", "turn on"),
+    (
+        "start",
+        "launch",
+        "kick off",
+        "begin",
+        "trigger",
+        "switch on",
+        "turn on",
+        "flip on",
+        "fire up",
+        "spin up",
+    ),
     ("stop", "halt", "shut down", "switch off", "turn off"),
-    ("send", "dispatch", "send out", "mail out", "email out"),
-    ("publish", "post", "put up", "advertise"),
+    ("send", "dispatch", "send out", "mail out", "email out", "distribute", "send over"),
+    ("publish", "post", "put up", "advertise", "push live"),
     ("restart", "reboot", "bounce", "recycle", "power-cycle", "power cycle"),
     ("rerun", "re-run", "redo", "run again", "repeat"),
     ("regenerate", "recompute", "rebuild", "recreate", "redo"),
@@ -40,8 +51,12 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("overwrite", "clobber"),
     ("refund", "reimburse"),
     ("archive", "shelve"),
-    ("deny", "decline", "reject", "turn down"),
-    ("schedule", "book"),
+    ("deny", "decline", "reject", "turn down", "refuse"),
+    ("schedule", "book", "pencil in"),
+    ("discard", "dispose of", "throw away", "throw out", "destroy"),
+    ("file", "e-file", "lodge"),
+    ("print", "print out"),
+    ("validate", "verify"),
 )
 """Near-synonym groups, each read in both directions."""
 

@@ -26,8 +26,8 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 285,
-    "confirmation": 395,
+    "conditional": 286,
+    "confirmation": 396,
     "ordering": 319,
     "prohibition": 431,
     "value_pin": 330,

@@ -30,6 +30,15 @@ CANARY = declare_fact(
 )
 
 
+SAMPLES = declare_fact(
+    "Do not discard the soil samples until Ravi confirms.",
+    {"action": ["discard"], "object": ["soil samples"], "condition": ["until Ravi confirms"]},
+    fact_id="soil-samples",
+    cls="confirmation",
+    required=["action", "object", "condition"],
+)
+
+
 def test_groups_read_both_ways() -> None:
     for group in GROUPS:
         for verb in group:
@@ -43,6 +52,9 @@ def test_groups_read_both_ways() -> None:
         ("Launching the spring promo waits until Ana confirms.", PROMO),
         ("Never purge the draft invoices after step 3.", INVOICES),
         ("The draft invoices must not be erased after step 3.", INVOICES),
+        ("Don't fire up the spring promo until Ana confirms.", PROMO),
+        ("Soil samples: do not throw them out until Ravi confirms.", SAMPLES),
+        ("The soil samples must not be disposed of before Ravi confirms.", SAMPLES),
     ],
 )
 def test_a_near_synonym_of_the_rules_verb_keeps_it(text: str, fact: Fact) -> None:
