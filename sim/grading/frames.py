@@ -119,6 +119,8 @@ class Frame:
             return lemma_forms(groups[role].forms) if role in groups else ()
 
         objects = forms("object")
+        if "object" in groups:
+            objects += tuple(a for a in _acronyms(groups["object"].forms) if a not in objects)
         actions = forms("action")
         if actions and not any(a.strip().endswith(_NOUN_SUFFIXES) for a in actions):
             # a user's anchors list verbs: the noun of the first, the rule's own verb (a
@@ -158,6 +160,8 @@ class Frame:
         # build must not be promoted if its error rate is above 2%")
         object_words = frozenset(w for o in objects for w in o.split())
         references = condition_references(condition, conditional, object_words)
+        if "condition" in groups:
+            references += _acronym_references(groups["condition"].forms, references)
         region = next((r.relation for r in references if r.relation is not None), None)
         if region is None and condition:
             region = _default_region(fact)
@@ -315,6 +319,73 @@ def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
         rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
         rf"[A-Z][a-z][\w-]* {re.escape(noun)}\b"
     )
+
+
+_NOT_ACRONYMS = frozenset(
+    ("tbc", "tbd", "tba", "eta", "eod", "eow", "asap", "fyi", "wip", "aka", "rsvp", "faq",
+     "api", "sdk", "cli", "gpu", "cpu", "ram", "ssd", "hdd", "usb", "dns", "cdn", "sla", "kpi",
+     "roi", "pdf", "csv", "url", "sso", "mfa", "vpn", "ssh", "ssl", "tls", "aws", "gcp", "iam",
+     "rpc", "sql", "orm", "jwt", "otp", "ttl", "qps", "rps", "crm", "erp", "led", "lcd", "utc",
+     "est", "pst", "cet", "gmt", "ceo", "cto", "cfo", "coo", "vip", "diy", "n/a")
+)  # fmt: skip
+"""Common abbreviations of their own: an object's initials that spell one name something else
+("CI" for the container image is continuous integration)."""
+_WORD = re.compile(r"[A-Za-z][a-z]+")
+
+
+def _acronym(words: list[str]) -> str | None:
+    """The initials of two to four lowercase words ("case report forms" -> "crf"), where they
+    spell no short word of their own ("cm", "hm") nor a common abbreviation ("tbc")."""
+    if not 2 <= len(words) <= 4 or not all(_WORD.fullmatch(w) for w in words):
+        return None
+    letters = "".join(w[0] for w in words).lower()
+    if letters in _NOT_ACRONYMS or function_word(letters):
+        return None
+    if len(letters) == 2 and known_word(letters):
+        return None  # "hm", "cm": short words the tables know; "bom" of three letters is none
+    return letters
+
+
+def _acronyms(objects: tuple[str, ...]) -> tuple[str, ...]:
+    """The object's forms by its initials, in lemma space: "CRF" and "CRFs" for the case
+    report forms. Three words or more only: two letters name too much ("CI" for a container
+    image is continuous integration, "TLs" for tenant lists reads as TLS)."""
+    out: list[str] = []
+    for form in objects:
+        words = form.split()
+        letters = _acronym(words) if len(words) >= 3 else None
+        if letters is not None and f"{letters}s" not in _NOT_ACRONYMS:
+            out += [f" {letters} ", f" {letters}s "]
+    return tuple(dict.fromkeys(out))
+
+
+def _acronym_references(
+    forms: tuple[str, ...], known: tuple[Reference, ...]
+) -> tuple[Reference, ...]:
+    """A condition's person named by initials: "the GC signs off" for "until the general
+    counsel confirms", "the LP" for the line producer. Only a run of lowercase words (a role,
+    not a name) is shortened; each reference holding the run gains a form with its initials."""
+    out: list[Reference] = []
+    for form in forms:
+        words = [w for w in form.split() if w.lower() not in ("the", "a", "an")]
+        run: list[str] = []
+        for w in (*words, ""):
+            if w and w.islower() and _WORD.fullmatch(w) and not lx.RELATION_RE.fullmatch(w):
+                run.append(w)
+                continue
+            role = run[:-1] if run and not w else run  # the last word may be the predicate
+            letters = _acronym(role) if len(role) >= 2 else None
+            if letters is not None:
+                names = frozenset(lemmas(" " + " ".join(role) + " ").split())
+                for ref in known:
+                    if names <= ref.tokens:
+                        found = Reference(
+                            (ref.tokens - names) | {letters}, ref.relation, ref.antonym
+                        )
+                        if found not in known and found not in out:
+                            out.append(found)
+            run = []
+    return tuple(out)
 
 
 _CAP = re.compile(r" (?:cap|limit|max|maximum|ceiling|at most|no more than|up to) ")

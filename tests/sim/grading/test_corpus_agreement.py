@@ -26,10 +26,10 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 286,
-    "confirmation": 396,
+    "conditional": 287,
+    "confirmation": 397,
     "ordering": 319,
-    "prohibition": 431,
+    "prohibition": 432,
     "value_pin": 330,
 }
 

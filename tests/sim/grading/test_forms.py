@@ -411,3 +411,40 @@ RESCHEDULE = declare_fact(
 )
 def test_a_clipped_modifier_names_the_object(text: str, grade: Grade) -> None:
     assert grade_one(text, RESCHEDULE).grade is grade
+
+
+BOM = declare_fact(
+    "Do not modify the bill of materials after step 3.",
+    {"action": ["modify"], "object": ["bill of materials"], "condition": ["after step 3"]},
+    fact_id="bom",
+)
+IMAGE = declare_fact(
+    "Do not publish the container image after step 3.",
+    {"action": ["publish"], "object": ["container image"], "condition": ["after step 3"]},
+    fact_id="container-image",
+)
+VENUE = declare_fact(
+    "Do not send the venue contract until the general counsel confirms.",
+    {
+        "action": ["send"],
+        "object": ["venue contract"],
+        "condition": ["until the general counsel confirms"],
+    },
+    fact_id="venue-contract",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        # an object of three words or more, and a role, by their initials
+        ("No BOM edits after step 3.", BOM, Grade.ACTIONABLE),
+        ("The BOMs must not be modified past step 3.", BOM, Grade.ACTIONABLE),
+        ("Venue contract: do not send it until the GC signs off.", VENUE, Grade.ACTIONABLE),
+        # two letters name too much: "CI" is continuous integration, not the container image
+        ("Do not publish CI results after step 3.", IMAGE, Grade.DROPPED),
+    ],
+)
+def test_initials_name_an_object_or_a_role(text: str, fact: Fact, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
