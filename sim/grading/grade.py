@@ -389,8 +389,20 @@ def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
 
 def _stands_in(objects: tuple[str, ...], text: str) -> bool:
     """Whether a clause opens with the fact's object and its verb is one that stands in for
-    any action on it (sim.grading.lexicon.STAND_IN)."""
-    return bool(objects) and _stand_in(objects).match(text) is not None
+    any action on it (sim.grading.lexicon.STAND_IN), or names the object anywhere with a
+    blanket restriction right after it ("RH above 60% = display cases off-limits")."""
+    return bool(objects) and (
+        _stand_in(objects).match(text) is not None or _blanket(objects).search(text) is not None
+    )
+
+
+@lru_cache(maxsize=4_096)
+def _blanket(objects: tuple[str, ...]) -> re.Pattern[str]:
+    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    return re.compile(
+        r" (?:" + body + r") (?:(?:is|be|are|stay|remain|now|still) )*"
+        r"(?:off-limits|off limit|off limits|on hold|frozen|withheld|untouchable|hands off) "
+    )
 
 
 _ANY = re.compile(

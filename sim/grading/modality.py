@@ -61,6 +61,7 @@ _TRAILING = re.compile(
 )
 
 
+_EMPHASIS = frozenset(lx.lemma_phrase(p) for p in ("no exception", "without fail"))
 _MID_CONDITION = re.compile(
     r",\s*((?:if|when|whenever|unless|once|because|since|in case|provided)\b"
     r"[^,;:()\u2014\u2013]*),"
@@ -116,7 +117,13 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
     negated = negation or deferred
     exclusive = bool(lx.EXCLUSIVE_RE.search(s))
-    if lx.DOUBLE_NEGATIVE_RE.search(s):
+    double = lx.DOUBLE_NEGATIVE_RE.search(s)
+    if double is not None and double.group(0) in _EMPHASIS:
+        # "display cases off-limits, no exceptions": emphasis of whatever the clause says
+        plain = s[: double.start()] + s[double.end() :]
+        if lx.NEGATION_RE.search(plain) or lx.DEFERRAL_RE.search(plain):
+            double = None
+    if double is not None:
         reading = Reading.POSITIVE
     elif (
         lx.REVOCATION_RE.search(s)

@@ -157,6 +157,20 @@ def _leads_object(frame: Frame, tokens: tuple[str, ...], start: int) -> bool:
     return _object_at(frame, between) is not None and any(a in text for a in frame.actions)
 
 
+def _window_past_act(
+    frame: Frame, tokens: tuple[str, ...], ref: Reference
+) -> tuple[int, int] | None:
+    """The reference's window, opening past the rule's own act where one opens on it: in "do
+    not sign the contract until the general counsel signs off" the act's "sign" is no yes."""
+    span = window(tokens, ref.tokens)
+    while span is not None and f" {tokens[span[0]]} " in frame.actions:
+        later = window(tokens[span[0] + 1 :], ref.tokens)
+        if later is None:
+            break
+        span = (later[0] + span[0] + 1, later[1] + span[0] + 1)
+    return span
+
+
 class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
@@ -185,7 +199,7 @@ def region(frame: Frame, clause: Clause) -> Region:
         return Region.SAME
     tokens = clause.tokens
     for ref in frame.references:
-        span = window(tokens, ref.tokens)
+        span = _window_past_act(frame, tokens, ref)
         if span is None:
             continue
         start, end = span

@@ -26,10 +26,10 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 287,
-    "confirmation": 397,
+    "conditional": 288,
+    "confirmation": 398,
     "ordering": 319,
-    "prohibition": 432,
+    "prohibition": 433,
     "value_pin": 330,
 }
 

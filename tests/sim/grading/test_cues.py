@@ -248,3 +248,18 @@ def test_a_question_answered_in_a_word(text: str, grade: Grade) -> None:
 )  # fmt: skip
 def test_a_condition_between_commas_holds_its_own_cues(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "no exceptions" stresses what the clause says; it does not turn a ban into a demand
+        ("Never reprocess the payroll batch after step 3, no exceptions.", Grade.ACTIONABLE),
+        ("Reprocess the payroll batch after step 3, no exceptions.", Grade.INVERTED),
+        # a blanket restriction right after the object stands for any act on it
+        ("After step 3 the payroll batch is off-limits.", Grade.ACTIONABLE),
+        ("Once step 3 is done: payroll batch off-limits, no exceptions.", Grade.ACTIONABLE),
+    ],
+)
+def test_emphasis_and_a_blanket_restriction(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade

@@ -586,3 +586,28 @@ def test_a_yes_given_for_something_else_is_no_gate() -> None:
 )
 def test_an_act_done_with_its_yes_still_to_come(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+SIGN = declare_fact(
+    "Do not sign the venue contract until the general counsel confirms.",
+    {
+        "action": ["sign"],
+        "object": ["venue contract"],
+        "condition": ["until the general counsel confirms"],
+    },
+    fact_id="venue-signing",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the act's own "sign" is no yes: the yes is the counsel's "signs off"
+        ("Do not sign the venue contract until the general counsel signs off.", Grade.ACTIONABLE),
+        ("Sign the venue contract once the general counsel signs off.", Grade.ACTIONABLE),
+        ("Sign the venue contract before the general counsel signs off.", Grade.INVERTED),
+    ],
+)
+def test_an_act_that_shares_the_yes_word(text: str, grade: Grade) -> None:
+    assert grade_one(text, SIGN).grade is grade
