@@ -149,9 +149,9 @@ class Frame:
         own = lemma_forms(groups["object"].forms[:1]) if "object" in groups else ()
         for form in own:
             words = form.split()
-            # "Crane 3", "truck 27": the number is the object's name, not its head; named
+            # "Crane 3", "Pit B": the number or letter is the object's name, not its head; named
             # without it, "crane" is any crane ("Crane 4 must use a load limit of 40 t")
-            if len(words) > 1 and not any(c.isdigit() for c in words[-1]):
+            if len(words) > 1 and not any(c.isdigit() for c in words[-1]) and len(words[-1]) > 1:
                 heads.append((words[-1], frozenset(words[:-1])))
                 modifiers.append(" " + " ".join(words[:-1]) + " ")
         conditional = fact.cls == "conditional"
@@ -280,6 +280,7 @@ def held_state(action: str) -> Lazy | None:
     return Lazy(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
 
 
+_IDENTIFIED = re.compile(r"([A-Za-z][\w-]*) (\d+|[A-Z])")
 _QUALIFIED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([A-Z][a-z][\w-]*) ([a-z]+)")
 _NUMBERED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([a-z]+) (\d+)\b")
 
@@ -304,6 +305,10 @@ def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
     for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
     base" may be the rule's own."""
+    named = _IDENTIFIED.fullmatch(objects[0].strip())
+    if named is not None:  # "Pit B", "Crane 3": another letter or number is another one
+        noun, ident = named.groups()
+        return Lazy(rf"(?i:\b{re.escape(noun)}) (?!{re.escape(ident)}\b)(?:\d+|[A-Z])\b")
     qualified = _after(objects[0], _QUALIFIED, text)
     if qualified is None:
         numbered = _after(objects[0], _NUMBERED, text)

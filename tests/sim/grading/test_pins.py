@@ -227,3 +227,24 @@ def label_grade(grade: Grade) -> Grade:
 
 def test_a_hard_stop_beside_a_pin_holds_it() -> None:
     assert grade_one("Render farm: 64-pixel tiles (hard stop).", TILES).grade is Grade.ACTIONABLE
+
+
+PRESS = declare_fact(
+    "Press B must use a line speed of 40 sheets.",
+    {"setting": ["line speed"], "object": ["Press B", "press"], "value": ["40 sheets"]},
+    fact_id="press-b",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # another letter names another press, even beside a shorter form of the object
+        ("Press A must use a line speed of 30 sheets.", Grade.DROPPED),
+        ("Press C: line speed 40 sheets.", Grade.DROPPED),
+        ("Press B: line speed 40 sheets.", Grade.ACTIONABLE),
+    ],
+)
+def test_an_object_named_by_a_letter(text: str, grade: Grade) -> None:
+    assert grade_one(text, PRESS).grade is grade
