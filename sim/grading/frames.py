@@ -383,7 +383,7 @@ def _acronym_references(
             if letters is not None:
                 names = frozenset(lemmas(" " + " ".join(role) + " ").split())
                 for ref in known:
-                    if names <= ref.tokens:
+                    if names <= ref.tokens and not ref.antonym:  # refusals by initials: rare
                         found = Reference(
                             (ref.tokens - names) | {letters}, ref.relation, ref.antonym
                         )
