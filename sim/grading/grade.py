@@ -560,12 +560,12 @@ _KEEP_VALUE = re.compile(
 
 _HELD_AT = re.compile(
     r" (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed|hold|held) (?:\S+ )?(?:at|to|on) "
-    r"| (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed) (?:(?:true|yes) )?$"
+    r"| (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed) "
     r"| hard (?:stop|cap|limit|ceiling) "
 )
-"""A restriction word that holds the value itself: "the interval is locked at 48 frames",
-"{run_time: 40 minutes, locked: true}" (read "40 minutes, locked"), "15-minute slots (hard
-stop)"."""
+"""A restriction word beside the pinned value holds the value itself: "the interval is locked
+at 48 frames", "{run_time: 40 minutes, locked: true}" (read "40 minutes, locked"), "Machine
+settings (locked): liner 8 volts", "15-minute slots (hard stop)"."""
 
 _CAPPED = re.compile(
     r" (?:cap|capped|limit|limited|max|maximum) (?:\S+ )?(?:at|to|of) "

@@ -45,6 +45,7 @@ from sim.grading.sentences import (
     line_sentences,
     plain_role,
     reading_lines,
+    section_title,
     title,
 )
 from sim.grading.text import Need, holds, lemma_filter, lemma_needs, raw_key, word_runs
@@ -112,6 +113,7 @@ _FINISHES, _CUE, _BULLET, _SUB_BULLET = 32, 64, 128, 256
 _PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.first)
 _CAUTIOUS = 1024  # it may hold a caution (sim.grading.allusions.may_caution)
 _CUE_PRONOUN = 2048  # its first sentence holds a pronoun and a caution
+_SECTION = 4096  # a markdown header that titles the plain lines under it
 _POINTING = _POINTS | _POINTER
 
 
@@ -254,7 +256,7 @@ class LineGrader:
         lines = read.split("\n")
         best, marks = self._best(lines)
         planned = marks & _PLAN
-        if marks & (_FINISHES | _SUB_BULLET) or (marks & _CUE and marks & _BULLET):
+        if marks & (_FINISHES | _SUB_BULLET | _SECTION) or (marks & _CUE and marks & _BULLET):
             lines = reading_lines(read)
             best, marks = self._best(lines)
         index, none = self._index, self._dropped
@@ -525,6 +527,7 @@ def _static_marks(line: str, key: str) -> int:
             kind |= _FINISHES
         elif role[0] == "header":
             kind |= _CUE if role[1] else 0
+            kind |= _SECTION if section_title(line) is not None else 0
         else:
             kind |= _SUB_BULLET if line[:1].isspace() else _BULLET
     elif title(line) is not None:

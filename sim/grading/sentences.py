@@ -95,6 +95,18 @@ def plain_role(line: str) -> tuple[str, str | None] | None:
     return None
 
 
+def section_title(line: str) -> str | None:
+    """A markdown header that names what the plain lines under it are about ("## Dock
+    scheduler"): a few words, no number (a "### turn 3 · user" or "## Step 4" header orders a
+    transcript, it names no topic)."""
+    if not line.startswith("#"):
+        return None
+    text = header_text(line)
+    if not text or text.count(" ") > 5 or any(c.isdigit() for c in text):
+        return None
+    return text
+
+
 def reading_lines(text: str) -> list[str]:
     """The lines of a text as the grader reads them: a bullet under a header that restricts or
     permits ("### Never", "Allowed now:") carries the header's cue, a sub-bullet is read with
@@ -105,10 +117,14 @@ def reading_lines(text: str) -> list[str]:
     out: list[str] = []
     cue: str | None = None
     parent: tuple[int, str] | None = None  # the bullet that sub-bullets finish: indent, text
+    section: str | None = None  # "## Dock scheduler" over plain lines: what they are about
     done = 0  # lines before this one are read
     for i in compress(range(len(lines)), roles):  # the lines that take part: few of them
         if done < i:  # blank lines and lines that stand alone (nearly every line), as they are
-            out.extend(filter(None, lines[done:i]))
+            if section is None:
+                out.extend(filter(None, lines[done:i]))
+            else:
+                _under(section, lines[done:i], out)
             # "Amended complaint" / "- hold until someone confirms": a short title over bullets
             last = lines[i - 1]
             cue, parent = (title(last) if last else None), None
@@ -122,7 +138,9 @@ def reading_lines(text: str) -> list[str]:
                 continue
             role = plain_role(line)  # no question before it: as any other line
         if role is None:  # a line that stands alone, as above
-            if line:
+            if section is not None:
+                _under(section, [line], out)
+            elif line:
                 out.append(line)
             cue, parent = (title(line) if line else None), None
             continue
@@ -136,6 +154,7 @@ def reading_lines(text: str) -> list[str]:
         parent = None
         if role[0] == "header":
             cue = role[1]
+            section = section_title(line)
             out.append(line)
         elif bullet:
             out.append(f"{cue}: {role[1]}" if cue else line)
@@ -145,8 +164,18 @@ def reading_lines(text: str) -> list[str]:
             out[-1] = out[-1] + " " + line
         else:
             out.append(line)
-    out.extend(filter(None, lines[done:]))
+    if section is None:
+        out.extend(filter(None, lines[done:]))
+    else:
+        _under(section, lines[done:], out)
     return out
+
+
+def _under(section: str, lines: list[str], out: list[str]) -> str:
+    """Plain lines under a section header, each led by its title ("Dock scheduler: Appointment
+    slots locked at 45 minutes"), as a section runs to the next header."""
+    out.extend(f"{section}: {line}" for line in lines if line.strip())
+    return section
 
 
 _LEADING_JOIN = re.compile(r"^(?:but|and|so)\s+", re.IGNORECASE)
@@ -170,7 +199,10 @@ class Sentences:
         text = as_prose(text)  # config notation and tables read as sentences
         self.plans = plan_items(text) if may_hold_plan(text) else []
         lines = text.split("\n")
-        if any(r is not None and r[0] != "header" for r in map(line_role, lines)):
+        if any(
+            r is not None and (r[0] != "header" or section_title(line) is not None)
+            for r, line in zip(map(line_role, lines), lines, strict=True)
+        ):
             lines = reading_lines(text)  # a header's bullets or a split rule: read together
         self.pairs = [p for line in lines if line for p in line_sentences(line)]
         # All sentences in lemma space in one string, with each one's offset: a fact's topic is

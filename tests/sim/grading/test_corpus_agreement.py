@@ -27,10 +27,10 @@ _spec.loader.exec_module(bench)
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 288,
-    "confirmation": 398,
+    "confirmation": 399,
     "ordering": 319,
     "prohibition": 433,
-    "value_pin": 331,
+    "value_pin": 332,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -448,3 +448,22 @@ VENUE = declare_fact(
 )
 def test_initials_name_an_object_or_a_role(text: str, fact: Fact, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a section header names what the plain lines under it are about, to the next header
+        ("## Payroll batch\nNo reprocessing after step 3.\nTotals checked.", Grade.ACTIONABLE),
+        ("## Payroll batch\nTotals checked.\n\nNo reprocessing after step 3.", Grade.ACTIONABLE),
+        (
+            "## Payroll batch\nTotals checked.\n## Timesheets\nNo reprocessing after step 3.",
+            Grade.DROPPED,
+        ),
+        # a header with a number orders a transcript; it names no topic
+        ("### turn 3 · user\nNo reprocessing after step 3.", Grade.DROPPED),
+    ],
+)
+def test_a_section_header_titles_its_plain_lines(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+    assert grade_one(text + "\n", PAYROLL).grade is grade
