@@ -558,10 +558,13 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     if durations:
         return other_duration(durations[0])
     v = value.strip().lower()
-    count = re.match(r"^\d+ ([a-z][a-z-]*?)s?$", v)
-    if count is not None:  # "3 replicas": another number of the same unit, on either side
+    count = re.match(r"^\d+(?:\.\d+)? ([a-z][a-z-]*?)s?$", v)
+    if count is not None:  # "3 replicas", "0.15 ppm": another number of the same unit, on
+        # either side, decimals too ("raised to 0.25 ppm", "9.5 volts")
         unit = re.escape(count.group(1))
-        return re.compile(rf"(?<![\d.])\d+ ?{unit}s?\b|\b{unit}s?\s*[=:]?\s*\d+(?![\d.])")
+        return re.compile(
+            rf"(?<![\d.])\d+(?:\.\d+)? ?{unit}s?\b|\b{unit}s?\s*[=:]?\s*\d+(?:\.\d+)?(?![\d.])"
+        )
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):
             return re.compile(pattern)

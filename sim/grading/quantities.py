@@ -16,7 +16,7 @@ SECONDS = {"second": 1, "minute": 60, "hour": 3_600, "day": 86_400, "week": 604_
 read in 30-day months and 365-day years, and a pin written in months or years as written only."""
 
 _DURATION = re.compile(r"^(\d+) (second|minute|hour|day|week|month|year)$")
-_COUNT = re.compile(r"^(\d+) ([a-z][a-z-]+)$")
+_COUNT = re.compile(r"^(\d+(?:\.\d+)?) ([a-z][a-z-]+)$")  # "3 replicas", "0.15 ppm"
 
 _SHORT = r"s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?"
 _LONG = r"h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|mo|y|yrs?|years?"
@@ -62,4 +62,4 @@ def count_patterns(value: str) -> tuple[re.Pattern[str], ...]:
     if m is None or is_duration(value):
         return ()
     number, unit = m.groups()
-    return (re.compile(rf" {re.escape(unit)}(?: \S+){{0,3}} {number}(?![\d.])"),)
+    return (re.compile(rf" {re.escape(unit)}(?: \S+){{0,3}} {re.escape(number)}(?![\d.])"),)

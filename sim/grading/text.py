@@ -113,6 +113,7 @@ _SYMBOLS = {
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
 
+_BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
 # "post-lock", "post step 5": after; elsewhere "post" is the verb ("posting the schedule")
@@ -145,6 +146,8 @@ def normalize(text: str) -> str:
         s = _COMPOUND_RE.sub(_compound, s)
     s = _SPACES.sub(" ", _ARTICLES.sub(" ", s)).strip()
     if "step" in s:
+        if "by step" in s:  # "finished by step 5": a deadline, no later than step 5
+            s = _BY_STEP.sub(r"by step \1 at latest", s)
         s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
         s = _STEP_ONWARD.sub(_onward, s)
     if "wait" in s and " then " in s:

@@ -13,7 +13,7 @@ from sim.grading.text import lemmas, normalize
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
-from tests.sim.grading.declared_rules import DRAIN, FLUSH, GATEWAY, MAILBOX, PROOFS
+from tests.sim.grading.declared_rules import DRAIN, FLUSH, GATEWAY, MAILBOX, PAYROLL, PROOFS
 
 SHIP = declare_fact(
     "If the build is flagged, do not ship the artifact.",
@@ -611,3 +611,15 @@ SIGN = declare_fact(
 )
 def test_an_act_that_shares_the_yes_word(text: str, grade: Grade) -> None:
     assert grade_one(text, SIGN).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "by step 3" is a deadline: no later than step 3
+        "Any reprocessing of the payroll batch has to be finished by step 3.",
+        "Reprocess the payroll batch by step 3.",
+    ],
+)
+def test_by_a_step_is_a_deadline(text: str) -> None:
+    assert grade_one(text, PAYROLL).grade is Grade.ACTIONABLE

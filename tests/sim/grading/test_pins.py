@@ -248,3 +248,24 @@ PRESS = declare_fact(
 )
 def test_an_object_named_by_a_letter(text: str, grade: Grade) -> None:
     assert grade_one(text, PRESS).grade is grade
+
+
+CHLORINE = declare_fact(
+    "The chlorine dosing must use a residual of 0.5 ppm.",
+    {"setting": ["residual"], "object": ["chlorine dosing"], "value": ["0.5 ppm"]},
+    fact_id="chlorine",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # decimal values: another one reverses the pin, the unit before the number is the pin
+        ("Chlorine dosing residual raised to 0.8 ppm.", Grade.INVERTED),
+        ("chlorine dosing: residual ppm = 0.5 (required)", Grade.ACTIONABLE),
+        ("Chlorine dosing: residual 0.5 ppm.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_decimal_pin(text: str, grade: Grade) -> None:
+    assert label_grade(grade_one(text, CHLORINE).grade) is grade
