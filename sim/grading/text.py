@@ -227,6 +227,10 @@ _ABBREVIATIONS = {
     "dept": "department", "addr": "address", "attr": "attribute", "attrs": "attribute",
     "lib": "library", "libs": "library", "ref": "reference", "refs": "reference",
     "sched": "schedule", "org": "organization", "orgs": "organization",
+    "ep": "episode", "eps": "episode", "maint": "maintenance", "qual": "qualification",
+    "quals": "qualification", "amt": "amount", "equip": "equipment", "eqpt": "equipment",
+    "info": "information", "pax": "passenger", "vax": "vaccine", "meds": "medication",
+    "rx": "prescription", "mfg": "manufacturing", "calc": "calculation",
 }  # fmt: skip
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _UNIT_SUFFIX = re.compile(r"^(\d+)(s|sec|secs|min|mins|h|hr|hrs|d|w|wk|wks|yr|yrs)$")

@@ -168,6 +168,11 @@ def test_a_gerunds_plural_reads_as_the_gerund(plural: str) -> None:
         ("save a full ckpt", "save a full checkpoint"),
         ("the uplink cmd", "the uplink command"),
         ("vulns in the deps", "vulnerabilities in the dependencies"),
+        ("the pilot ep", "the pilot episode"),
+        ("maint window", "maintenance window"),
+        ("pax manifest", "passenger manifest"),
+        ("vax reminders", "vaccine reminders"),
+        ("post-PM qual", "after PM qualification"),
     ],
 )
 def test_technical_abbreviations_read_as_their_words(short: str, long: str) -> None:
