@@ -26,11 +26,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 288,
-    "confirmation": 400,
-    "ordering": 319,
-    "prohibition": 434,
-    "value_pin": 334,
+    "conditional": 310,
+    "confirmation": 445,
+    "ordering": 360,
+    "prohibition": 457,
+    "value_pin": 358,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -40,6 +40,27 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
+    # "~~Do not reset the overspeed governor after step 5~~ withdrawn": a struck-through
+    # rule, and "withdrawn" after it, are not read as lifting it
+    "D121-07",
+    # "we'll keep opening the brood boxes after step 4 as needed until she's found": the
+    # "until" of another matter reads as a hold on the opening
+    "D131-06",
+    # "loading the tunnel washer straight from the carts and sorting the surgical linens at the
+    # fold table afterwards": the trailing "afterwards" is not read as putting the sorting last
+    "D137-06",
+    # a plan whose first step is "Load tunnel washer with surgical linens": the object named in
+    # the reference's step reads as the rule's own act
+    "D137-08",
+    # "Weigh the surgical linens before loading the tunnel washer": another act before the
+    # same reference reads as the rule ("weigh" is no sorting, but the rest is the rule's)
+    "D137-15",
+    # "Do not spray the cucumber seedlings ...", "Sort the kitchen linens ...", "Do not
+    # discharge the madder vat ..." for the tomato seedlings, surgical linens and indigo vat:
+    # the one-word anchor ("seedlings", "linens", "vat") names every kind
+    "D130-14",
+    "D137-14",
+    "D140-14",
 }
 
 
