@@ -397,14 +397,18 @@ _CAP = re.compile(r" (?:cap|limit|max|maximum|ceiling|at most|no more than|up to
 
 
 def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
-    """The object's shorter forms of two words or more that end its full form, each with the
-    full form's other words (lemma space): "screening hit" of "sanctions screening hit"."""
+    """The object's shorter forms that end its full form, each with the full form's other
+    words (lemma space): "screening hit" of "sanctions screening hit", "seedlings" of "tomato
+    seedlings"."""
     full = objects[0].lower().split()
+    own = frozenset(lemmas(" " + " ".join(objects).lower() + " ").split())
     out = []
     for form in objects[1:]:
         words = form.lower().split()
-        if 1 < len(words) < len(full) and full[-len(words) :] == words:
-            rest = frozenset(lemmas(" " + " ".join(full[: -len(words)]) + " ").split())
+        if 0 < len(words) < len(full) and full[-len(words) :] == words:
+            # every word of the user's own forms is the object's ("schema migration" beside
+            # "database migration"), none of the shorter form's
+            rest = own - frozenset(lemmas(" " + " ".join(words) + " ").split())
             out.append((" ".join(words), rest))
     return tuple(out)
 
@@ -416,8 +420,10 @@ def names_another(frame: Frame, raw: str) -> bool:
     """Whether a clause names another kind through one of the object's shorter forms: a name
     of another kind right before it ("do not clear PEP screening hits ..." for a rule on
     sanctions screening hits, "South pasture drip line" for the north orchard drip line).
-    Only a capitalized word counts, and none that the full form, a function word or a cue
-    holds: "Never clear screening hits" and "The drip line" name the fact's own."""
+    A capitalized word counts before a form of two words or more, and a lowercase one after a
+    determiner before any ("the cucumber seedlings" for the tomato seedlings); none that the
+    user's own forms, a function word or a cue holds: "Never clear screening hits", "The drip
+    line" and "the schema migration" (a listed form) name the fact's own."""
     low = raw.lower()
     for short, rest in frame.narrowings:
         start = low.find(short)
@@ -426,7 +432,9 @@ def names_another(frame: Frame, raw: str) -> bool:
             if before is not None:
                 first, second = before.groups()
                 words = (first, second) if second else (first,)
-                for word in words:
+                # a capitalized word before a one-word form is as often its own modifier
+                # ("the URL slug") as another kind; only a lowercase kind counts there
+                for word in words if " " in short else ():
                     if _names_kind(frame, word, rest):
                         return True
                 # "the payroll audit logs": a lowercase modifier after a determiner, which no
@@ -451,6 +459,7 @@ _STATES = frozenset(
         "old", "new", "current", "existing", "remaining", "latest", "recent", "previous",
         "prior", "full", "raw", "daily", "weekly", "monthly", "nightly", "same", "whole",
         "entire", "live", "open", "final", "first", "last", "next", "original", "two", "three",
+        "young", "small", "large", "big", "little", "main",
         "few", "many", "several", "both", "each", "every", "such", "own", "affected",
     )
 )  # fmt: skip

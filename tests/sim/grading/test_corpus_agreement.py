@@ -27,8 +27,8 @@ _spec.loader.exec_module(bench)
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 310,
-    "confirmation": 445,
-    "ordering": 360,
+    "confirmation": 447,
+    "ordering": 361,
     "prohibition": 457,
     "value_pin": 358,
 }
@@ -55,12 +55,6 @@ KNOWN_FALSE_KEPT = {
     # "Weigh the surgical linens before loading the tunnel washer": another act before the
     # same reference reads as the rule ("weigh" is no sorting, but the rest is the rule's)
     "D137-15",
-    # "Do not spray the cucumber seedlings ...", "Sort the kitchen linens ...", "Do not
-    # discharge the madder vat ..." for the tomato seedlings, surgical linens and indigo vat:
-    # the one-word anchor ("seedlings", "linens", "vat") names every kind
-    "D130-14",
-    "D137-14",
-    "D140-14",
 }
 
 

@@ -83,3 +83,25 @@ AUDIT_LOGS = declare_fact(
 )  # fmt: skip
 def test_a_shorter_form_after_another_name_is_another_kind(text: str, grade: Grade) -> None:
     assert grade_one(text, AUDIT_LOGS).grade is grade
+
+
+SAPLINGS = declare_fact(
+    "Do not prune the apple saplings after step 2.",
+    {"action": ["prune"], "object": ["apple saplings", "saplings"], "condition": ["after step 2"]},
+    fact_id="apple-saplings",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # another kind before a one-word form, after a determiner
+        ("Do not prune the pear saplings after step 2.", Grade.DROPPED),
+        # the form alone, a state, or a capitalized modifier (as often the object's own)
+        ("Do not prune the saplings after step 2.", Grade.ACTIONABLE),
+        ("Do not prune the young saplings after step 2.", Grade.ACTIONABLE),
+        ("Do not prune the Gala saplings after step 2.", Grade.ACTIONABLE),
+    ],
+)
+def test_another_kind_before_a_one_word_form(text: str, grade: Grade) -> None:
+    assert grade_one(text, SAPLINGS).grade is grade
