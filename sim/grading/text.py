@@ -113,6 +113,7 @@ _SYMBOLS = {
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
 
+_STRUCK = re.compile(r"~~(.+?)~~")
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
@@ -131,6 +132,8 @@ def normalize(text: str) -> str:
     s = text.lower().translate(_APOSTROPHES)
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
+    if "~~" in s:  # "~~do not reset the governor after step 5~~": struck through, withdrawn
+        s = _STRUCK.sub(r"\1 (no longer applies) ", s)
     if "post" in s:
         s = _POST_AFTER.sub("after ", s)
     if "lower than" in s:

@@ -29,7 +29,7 @@ REACHED = {
     "conditional": 310,
     "confirmation": 447,
     "ordering": 361,
-    "prohibition": 457,
+    "prohibition": 458,
     "value_pin": 358,
 }
 
@@ -40,9 +40,6 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
-    # "~~Do not reset the overspeed governor after step 5~~ withdrawn": a struck-through
-    # rule, and "withdrawn" after it, are not read as lifting it
-    "D121-07",
     # "we'll keep opening the brood boxes after step 4 as needed until she's found": the
     # "until" of another matter reads as a hold on the opening
     "D131-06",

@@ -263,3 +263,15 @@ def test_a_condition_between_commas_holds_its_own_cues(text: str, grade: Grade) 
 )
 def test_emphasis_and_a_blanket_restriction(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a rule struck through is withdrawn
+        "Rules:\n- ~~Never reprocess the payroll batch after step 3~~ (per finance)",
+        "~~No reprocessing of the payroll batch past step 3.~~",
+    ],
+)
+def test_a_rule_struck_through_is_withdrawn(text: str) -> None:
+    assert grade_one(text, PAYROLL).grade is Grade.INVERTED
