@@ -160,7 +160,7 @@ class Frame:
         # build must not be promoted if its error rate is above 2%")
         object_words = frozenset(w for o in objects for w in o.split())
         references = condition_references(condition, conditional, object_words)
-        if "condition" in groups:
+        if "condition" in groups and fact.cls == "confirmation":  # a role says yes
             references += _acronym_references(groups["condition"].forms, references)
         region = next((r.relation for r in references if r.relation is not None), None)
         if region is None and condition:

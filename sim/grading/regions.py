@@ -49,6 +49,8 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
     if _FIRST.search(tail):
         return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
+    if _AFTERWARDS.search(tail):
+        return Relation.AFTER  # "load the washer, and sort the linens at the table afterwards"
     m = lx.RELATION_RE.search(tail)
     if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):
         return None
@@ -63,6 +65,7 @@ _DONE_NOW = re.compile(
     r"then) on|henceforth|go forward|from here)\b"
 )
 _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
+_AFTERWARDS = re.compile(r" (?:afterwards|afterward|late|subsequently) ")
 _TRAILING = frozenset(
     (
         "it", "that", "this", "them", "afterwards", "afterward", "later", "next", "after",

@@ -12,7 +12,7 @@ from sim.grading.regions import denied_condition
 from sim.grading.text import lemmas, normalize
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
-from tests.helpers import grade_one
+from tests.helpers import grade_one, planted
 from tests.sim.grading.declared_rules import DRAIN, FLUSH, GATEWAY, MAILBOX, PAYROLL, PROOFS
 
 SHIP = declare_fact(
@@ -623,3 +623,10 @@ def test_an_act_that_shares_the_yes_word(text: str, grade: Grade) -> None:
 )
 def test_by_a_step_is_a_deadline(text: str) -> None:
     assert grade_one(text, PAYROLL).grade is Grade.ACTIONABLE
+
+
+def test_afterwards_after_the_object_puts_its_act_last() -> None:
+    # "run the database migration before deploying the API", stated the other way round
+    ordering = planted("ordering", 0).fact
+    text = "Deploy the API and run the database migration afterwards."
+    assert grade_one(text, ordering).grade is Grade.INVERTED
