@@ -95,6 +95,7 @@ def plain_role(line: str) -> tuple[str, str | None] | None:
     return None
 
 
+@lru_cache(maxsize=8_192)  # a transcript's "### turn 3 · user" headers recur at every level
 def section_title(line: str) -> str | None:
     """A markdown header that names what the plain lines under it are about ("## Dock
     scheduler"): a few words, no number (a "### turn 3 · user" or "## Step 4" header orders a
