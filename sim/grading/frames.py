@@ -99,7 +99,7 @@ class Frame:
     rivals: Lazy | None = None  # another name in the object's place, in raw text
     held_state: Lazy | None = None  # "stays closed" for "open"
     # shorter object forms that end the full one ("screening hit" of "sanctions screening
-    # hit"), raw and lower case, with the full form's other words
+    # hit"), lower case, with the other words of the user's object forms (lemma space)
     narrowings: tuple[tuple[str, frozenset[str]], ...] = ()
     cap: bool = False  # a pin that is a ceiling ("cap the stop count at 18", "a load limit")
 
@@ -384,9 +384,7 @@ def _acronym_references(
                 names = frozenset(lemmas(" " + " ".join(role) + " ").split())
                 for ref in known:
                     if names <= ref.tokens and not ref.antonym:  # refusals by initials: rare
-                        found = Reference(
-                            (ref.tokens - names) | {letters}, ref.relation, ref.antonym
-                        )
+                        found = Reference((ref.tokens - names) | {letters}, ref.relation)
                         if found not in known and found not in out:
                             out.append(found)
             run = []
@@ -435,7 +433,7 @@ def names_another(frame: Frame, raw: str) -> bool:
                 # a capitalized word before a one-word form is as often its own modifier
                 # ("the URL slug") as another kind; only a lowercase kind counts there
                 for word in words if " " in short else ():
-                    if _names_kind(frame, word, rest):
+                    if word[0].isupper() and _other_kind(frame, word, rest):
                         return True
                 # "the payroll audit logs": a lowercase modifier after a determiner, which no
                 # verb stands in ("delete the audit logs"), nor an adjective of state
@@ -446,7 +444,7 @@ def names_another(frame: Frame, raw: str) -> bool:
                     and second.islower()
                     and second not in _STATES
                     and not second.endswith(("ed", "ing"))
-                    and _names_kind(frame, second.capitalize(), rest)
+                    and _other_kind(frame, second, rest)
                 ):
                     return True
             start = low.find(short, start + 1)
@@ -465,12 +463,12 @@ _STATES = frozenset(
 )  # fmt: skip
 
 
-def _names_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
-    """Whether a capitalized word names a kind of the object other than the fact's own."""
+def _other_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
+    """Whether a word before the object's shorter form may name another kind of it: none of
+    the user's own object words or their clippings, no function word, act or cue."""
     lem = lemmas(normalize(word)).strip()
     return (
-        word[0].isupper()
-        and bool(lem)
+        bool(lem)
         and lem not in rest
         and not _clipped(lem, rest)
         and not function_word(lem)
@@ -709,12 +707,12 @@ def _bare_action(frame: Frame, tokens: tuple[str, ...]) -> bool:
 
 
 def _clipped(token: str, own: frozenset[str]) -> bool:
-    """Whether a word is a clipping of one of the object's own modifiers: "maint window" for
-    the maintenance window, "config file" for the configuration file. The head word must follow
+    """Whether a word is a clipping of one of the object's own modifiers: "exhib hall" for
+    the exhibition hall, "hosp wing" for the hospital wing. The head word must follow
     it as it is, so a clipping never names the object alone; and a word of its own is none
     ("main window" is another window, "product database" another database), so the common
-    clippings that are words ("prod", "env") come from the abbreviation table instead, and so
-    does a clipping of three letters or fewer."""
+    clippings that are words ("prod", "env") and common ones ("maint") come from the
+    abbreviation table instead, and so does a clipping of three letters or fewer."""
     n = len(token)
     return (
         4 <= n <= 6

@@ -49,7 +49,7 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
     if _FIRST.search(tail):
         return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
-    if _AFTERWARDS.search(tail):
+    if any(t in _LATER for t in tokens[obj + 1 : obj + 6]):
         return Relation.AFTER  # "load the washer, and sort the linens at the table afterwards"
     m = lx.RELATION_RE.search(tail)
     if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):
@@ -65,7 +65,8 @@ _DONE_NOW = re.compile(
     r"then) on|henceforth|go forward|from here)\b"
 )
 _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
-_AFTERWARDS = re.compile(r" (?:afterwards|afterward|late|subsequently) ")
+# what comes after, in lemma space ("later" is "late")
+_LATER = frozenset(("late", "afterwards", "afterward", "retroactively", "subsequently"))
 _TRAILING = frozenset(
     (
         "it", "that", "this", "them", "afterwards", "afterward", "later", "next", "after",
@@ -119,7 +120,6 @@ def _if_at(tokens: tuple[str, ...], at: int) -> bool:
     return found is not None and lx.RELATIONS[found.group(0)] is Relation.IF
 
 
-_LATER = frozenset(("late", "afterwards", "afterward", "retroactively", "subsequently"))
 _WILL = frozenset(("will", "to"))
 
 

@@ -172,11 +172,10 @@ def reading_lines(text: str) -> list[str]:
     return out
 
 
-def _under(section: str, lines: list[str], out: list[str]) -> str:
+def _under(section: str, lines: list[str], out: list[str]) -> None:
     """Plain lines under a section header, each led by its title ("Dock scheduler: Appointment
     slots locked at 45 minutes"), as a section runs to the next header."""
     out.extend(f"{section}: {line}" for line in lines if line.strip())
-    return section
 
 
 _LEADING_JOIN = re.compile(r"^(?:but|and|so)\s+", re.IGNORECASE)

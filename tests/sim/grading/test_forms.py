@@ -390,10 +390,10 @@ def test_now_that_a_step_is_done_is_after_it(text: str, grade: str) -> None:
     assert label_of(grade_one(text, FLUSH).grade) == grade
 
 
-RESCHEDULE = declare_fact(
-    "Do not move the maintenance window after step 3.",
-    {"action": ["move"], "object": ["maintenance window"], "condition": ["after step 3"]},
-    fact_id="maintenance-window",
+REPAINT = declare_fact(
+    "Do not repaint the exhibition hall after step 3.",
+    {"action": ["repaint"], "object": ["exhibition hall"], "condition": ["after step 3"]},
+    fact_id="exhibition-hall",
 )
 
 
@@ -401,16 +401,17 @@ RESCHEDULE = declare_fact(
     ("text", "grade"),
     [
         # a clipped modifier names the object with its head
-        ("No moving the maint window past step 3.", Grade.ACTIONABLE),
-        ("Maint window: must not be moved after step 3.", Grade.ACTIONABLE),
-        # "main" is a word of its own, and "mail" is no clipping of "maintenance"
-        ("Do not move the main window after step 3.", Grade.DROPPED),
-        ("Do not move the mail window after step 3.", Grade.DROPPED),
-        ("Do not move the mai window after step 3.", Grade.DROPPED),
+        ("No repainting the exhib hall past step 3.", Grade.ACTIONABLE),
+        ("Exhib hall: must not be repainted after step 3.", Grade.ACTIONABLE),
+        # "exhibit" is a word of its own, "exit" no clipping of "exhibition", and three
+        # letters are too few
+        ("Do not repaint the exhibit hall after step 3.", Grade.DROPPED),
+        ("Do not repaint the exit hall after step 3.", Grade.DROPPED),
+        ("Do not repaint the exh hall after step 3.", Grade.DROPPED),
     ],
 )
 def test_a_clipped_modifier_names_the_object(text: str, grade: Grade) -> None:
-    assert grade_one(text, RESCHEDULE).grade is grade
+    assert grade_one(text, REPAINT).grade is grade
 
 
 BOM = declare_fact(
