@@ -21,11 +21,15 @@ from sim.grading.frames import Frame, has_object
 from sim.grading.references import covers, window
 
 # "it"/"its"/"them"/"they" anywhere; "this"/"that" only as a whole noun phrase (after a
-# relation word or preposition, before punctuation or the end): "for that:", "before this."
+# relation word or preposition, before punctuation or the end): "for that:", "before this.";
+# "these"/"those" as one too, or before a verb ("These stay open until Marcus confirms"), never
+# as a determiner ("these hits")
 _PRONOUN = re.compile(
     r"\b(?:it|its|them|they)\b"
     r"|(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )|(?<=\buntil )|(?<=\bonce )"
-    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))",
+    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))"
+    r"|\b(?:these|those)\b(?=\s*(?:[:;,.!?)]|$)|\s+(?:must|may|might|can|cannot|could|should"
+    r"|shall|will|would|need|are|were|stay|remain|wait|go|get|have|do)\b)",
     re.IGNORECASE,
 )
 # "hold that until Marguerite has confirmed", "park this until step 5": "this"/"that" as the
@@ -41,7 +45,9 @@ _AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 
 
-_ANY = re.compile(r"\b(?:it|its|them|they|this|that|afterwards?|thereafter|beforehand)\b")
+_ANY = re.compile(
+    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|beforehand)\b"
+)
 
 
 @lru_cache(maxsize=32_768)  # asked of lines near a fact's topic whose fact is not kept

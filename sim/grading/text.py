@@ -117,6 +117,12 @@ _STRUCK = re.compile(r"~~(.+?)~~")
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
+# a numbered stage or phase is a step: "beyond stage 4", "after the sixth phase"
+_STAGE_NUMBER = re.compile(r"\b(?:stage|phase)(s?) (?=\d)")
+_NTH_STAGE = re.compile(
+    r"\b(\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+    r"|tenth|eleventh|twelfth) (?:stage|phase)\b"
+)
 # "post-lock", "post step 5": after; elsewhere "post" is the verb ("posting the schedule")
 _POST_AFTER = re.compile(r"\bpost(?:-(?=[a-z0-9])|\s+(?=step\b))")
 
@@ -148,6 +154,8 @@ def normalize(text: str) -> str:
         s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
         s = _COMPOUND_RE.sub(_compound, s)
     s = _SPACES.sub(" ", _ARTICLES.sub(" ", s)).strip()
+    if "stage" in s or "phase" in s:  # "once stage 4 has passed", "the 6th stage": a step
+        s = _NTH_STAGE.sub(r"\1 step", _STAGE_NUMBER.sub(r"step\1 ", s))
     if "step" in s:
         if "by step" in s:  # "finished by step 5": a deadline, no later than step 5
             s = _BY_STEP.sub(r"by step \1 at latest", s)

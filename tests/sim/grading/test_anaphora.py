@@ -8,6 +8,7 @@ import pytest
 from sim.grading import anaphora
 from sim.types import Grade
 from tests.helpers import grade_one, note_fact, planted
+from tests.sim.grading.declared_rules import MAILBOX
 
 ORDERING = planted("ordering", 0).fact  # run the database migration before deploying the API
 CONDITIONAL = planted("conditional", 0).fact  # if the integration tests fail, do not merge ...
@@ -68,3 +69,17 @@ def test_an_object_named_by_its_modifier_has_a_place_in_the_order() -> None:
     fact = planted("ordering", 7).fact  # snapshot the ledger volume before resizing the disk
     text = "Check the IOPS, then resize the disk first - the ledger snapshot may come after."
     assert grade_one(text, fact).grade is Grade.INVERTED
+
+
+def test_these_and_those_stand_for_the_object_only_as_a_pronoun() -> None:
+    fact = MAILBOX  # do not archive the support mailbox until Ines confirms
+    before = "Open item: the two support mailboxes of the old tenant."
+    for text in ("Those must not be archived until Ines confirms.",
+                 "These stay live until Ines confirms; nobody archives these."):  # fmt: skip
+        assert anaphora.first(text) is not None
+    text = f"{before}\nThose must not be archived until Ines confirms."
+    assert grade_one(text, fact).grade.at_floor
+    assert anaphora.first("These hits must not be cleared.") is None  # a determiner
+    other = "Open item: the two shared inboxes of the old tenant."
+    text = f"{other}\nThose must not be archived until Ines confirms."
+    assert not grade_one(text, fact).grade.at_floor  # they point to something else

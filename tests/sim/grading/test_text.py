@@ -15,6 +15,9 @@ from sim.grading.text import (
     raw_key,
     split_sentences,
 )
+from sim.types import Grade
+from tests.helpers import grade_one
+from tests.sim.grading.declared_rules import PAYROLL
 
 
 @pytest.mark.parametrize(
@@ -184,3 +187,14 @@ def test_every_ordinal_beside_step_reads_as_its_digit(ordinal: str) -> None:
     # the tables lemmatize "seventh" to "seven", which no longer names step 7
     digit = {"third": "3", "seventh": "7", "twelfth": "12"}[ordinal]
     assert lemmas(normalize(f"after the {ordinal} step")).split() == ["after", digit, "step"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["once stage 3 is done", "after the third phase", "after the 3rd stage", "past phase 3"],
+)
+def test_a_numbered_stage_or_phase_is_a_step(text: str) -> None:
+    as_step = text.replace("stage", "step").replace("phase", "step")
+    assert lemmas(normalize(text)) == lemmas(normalize(as_step))
+    assert grade_one(f"Do not reprocess the payroll batch {text}.", PAYROLL).grade.at_floor
+    assert grade_one(f"Reprocess the payroll batch {text}.", PAYROLL).grade is Grade.INVERTED
