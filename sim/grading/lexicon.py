@@ -161,8 +161,10 @@ EXCLUSIVE = (
 )  # fmt: skip
 """A positive clause with one of these forbids everything else: "deploy only after X"."""
 
-EXCEPT = ("but", "except", "other than", "besides", "apart from", "save for", "except for")
-"""With a negation and "any"/"other", an exclusive pin: "no console on any port but 8443"."""
+EXCEPT = ("but", "except", "other than", "besides", "apart from", "save for", "except for",
+          "different from", "different than", "different to")  # fmt: skip
+"""With a negation and "any"/"other", an exclusive pin: "no console on any port but 8443",
+"never a fill pressure different from 232 bar"."""
 
 
 HEDGE = (
@@ -361,6 +363,15 @@ UPPER_BOUND = (
 """The bounds that state a cap pin ("no more than 18 stops" for a cap of 18) rather than
 loosen it."""
 UPPER_BOUND_RE = _any(UPPER_BOUND)
+_MORE = r"(?:more|high|long|over|above|big|large|great|later|fast)"
+_LESS = r"(?:less|few|fewer|low|lower|short|under|below|small|earlier|slow)"
+EXACT_RE = re.compile(
+    rf" (?:no|not|nothing|neither) (?:{_MORE} (?:(?:and|or|nor) )?(?:no |not )?{_LESS}"
+    rf"|{_LESS} (?:(?:and|or|nor) )?(?:no |not )?{_MORE})(?= )"
+)
+"""Exactly, in lemma space: "232 bar, no more, no less", "forty minutes, not shorter, not
+longer", "nothing more or less". It pins the value: its negations deny nothing the clause
+says, its "or less" bounds nothing and its "more or less" hedges nothing."""
 WAIVE_RE = _any(WAIVE)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")

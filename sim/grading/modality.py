@@ -61,6 +61,17 @@ _TRAILING = re.compile(
 )
 
 
+# "inflate the envelope quickly so it isn't dragged", "... to avoid a second trip": a purpose
+# after the act, to the end of the clause, whose negation or restriction is the purpose's own
+# (a bare "so" after a comma is a consequence: "winds over 8 knots, so the envelope stays
+# packed")
+_PURPOSE = re.compile(
+    r"\b(so that|so as(?: not)? to|in order(?: not)? to|to avoid|lest"
+    r"|(?<![,;] )so(?= (?:it|they|its|their|he|she|we|the|this|that|these|those|nothing|nobody)\b))"
+    r"\b[^,;:()\u2014\u2013]*$"
+)
+
+
 _EMPHASIS = frozenset(lx.lemma_phrase(p) for p in ("no exception", "without fail"))
 _MID_CONDITION = re.compile(
     r",\s*((?:if|when|whenever|unless|once|because|since|in case|provided)\b"
@@ -93,6 +104,8 @@ class Clause:
 def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
     """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
     s = lemma_text
+    if " no" in s or " neither " in s:  # "232 bar, no more, no less": exactly, no negation
+        s = lx.EXACT_RE.sub(" exactly", s)
     correction = _NOT_BEFORE.search(s)  # "after the user says yes, not before": exclusive
     if correction is not None:
         s = s[: correction.start()] + " only " + s[correction.end() :]
@@ -104,6 +117,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         # locked": a negation or a hold in a trailing condition (nothing after it but its own
         # words; a leading one ends at a comma) is the condition's
         at = rest.rfind(f" {trail.group(1)} ")
+        if at > 0:
+            rest = rest[:at] + " "
+    purpose = _PURPOSE.search(raw.lower()) if raw and " " in raw else None
+    if purpose is not None and raw[: purpose.start()].count(" ") >= 2:
+        at = rest.rfind(lemmas(normalize(purpose.group(1))))
         if at > 0:
             rest = rest[:at] + " "
     if raw and "," in raw:

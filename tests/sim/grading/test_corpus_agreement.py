@@ -52,9 +52,6 @@ KNOWN_FALSE_KEPT = {
     # "raise the spillway gates straight away, with the downstream sirens sounded afterwards":
     # the trailing "afterwards" is not read as putting the sirens last
     "D142-08",
-    # "once winds pick up past 8 knots, inflate the balloon envelope quickly so it isn't dragged
-    # along the ground": the negation of the purpose clause reads as the rule's
-    "D144-06",
     # "Weigh the surgical linens before loading the tunnel washer": another act before the
     # same reference reads as the rule ("weigh" is no sorting, but the rest is the rule's)
     "D137-15",

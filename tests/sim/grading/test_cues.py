@@ -275,3 +275,28 @@ def test_emphasis_and_a_blanket_restriction(text: str, grade: Grade) -> None:
 )
 def test_a_rule_struck_through_is_withdrawn(text: str) -> None:
     assert grade_one(text, PAYROLL).grade is Grade.INVERTED
+
+
+FLOOD = declare_fact(
+    "If the river is in flood, do not launch the rescue boat.",
+    {"action": ["launch"], "object": ["rescue boat"], "condition": ["river is in flood"]},
+    fact_id="flood",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a purpose after the act holds its own negation: the act itself is ordered
+        ("If the river is in flood, launch the rescue boat at once so it isn't swept onto the pier.", False),  # noqa: E501
+        ("If the river is in flood, launch the rescue boat so that the crew does not wait.", False),
+        ("If the river is in flood, launch the rescue boat early to avoid a second call-out.", False),  # noqa: E501
+        # the rule's own negation is not a purpose's
+        ("If the river is in flood, do not launch the rescue boat, so nobody is put at risk.", True),  # noqa: E501
+        # after a comma a bare "so" is a consequence, the rule itself
+        ("The river is in flood, so the rescue boat must not be launched.", True),
+    ],
+)  # fmt: skip
+def test_a_purpose_clause_keeps_its_own_negation(text: str, kept: bool) -> None:
+    assert grade_one(text, FLOOD).grade.at_floor is kept

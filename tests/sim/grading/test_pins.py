@@ -266,3 +266,19 @@ CHLORINE = declare_fact(
 )
 def test_a_decimal_pin(text: str, grade: Grade) -> None:
     assert label_of(grade_one(text, CHLORINE).grade) == label_of(grade)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("The render farm renders with a tile size of 64 pixels - no more, no less.", True),
+        ("Render farm: tile size 64 pixels, not smaller, not larger.", True),
+        ("Render farm tile size: exactly 64 pixels, nothing more or less.", True),
+        ("Render farm tile size: 64 pixels or less.", False),  # a bound, not exactly
+        ("Render farm: no tile size of 64 pixels any more.", False),
+        ("The render farm never gets a tile size different from 64 pixels.", True),
+        ("Render farm: a tile size different from 64 pixels is not allowed.", True),
+    ],
+)
+def test_exactly_pins_and_its_negations_deny_nothing(text: str, kept: bool) -> None:
+    assert grade_one(text, TILES).grade.at_floor is kept
