@@ -309,6 +309,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             and acts
             and "action" in present
             and not clause.hedged
+            and clause.reading is Reading.POSITIVE  # "do not cremate them now": a hold
             and IMMEDIATE_RE.search(text)
         ):
             return INVERTED, ("condition",)  # "delete the old backups now": without the yes

@@ -75,6 +75,12 @@ _TRAILING = frozenset(
 )  # fmt: skip
 
 
+# prepositions read as relations ("with sign-off", "from step 5") that yield to a word after
+# the act saying it comes first or last ("load the washer straight from the carts and sort the
+# linens afterwards")
+_LOOSE = frozenset(("with", "from"))
+
+
 _UNLESS = re.compile(r" (?:unless|except if|except when)$")
 _NOT = re.compile(r" (?:not|never) ")
 _NOT_NO = re.compile(r" (?:not|never|no) ")  # "when it has no leak alarm"
@@ -236,6 +242,14 @@ def region(frame: Frame, clause: Clause) -> Region:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
                 between = relation_before(tokens, obj)
+                if (
+                    between is not None
+                    and between[0] in _LOOSE
+                    and frame.ordering
+                    and _relation_after_object(frame, tokens, end) is not None
+                ):
+                    between = None  # "raise the gates, with the sirens sounded afterwards":
+                    # the word after the act orders it, "with" does not
                 if between is not None and between[1] is Relation.UNLESS and frame.ordering:
                     between = (between[0], Relation.BEFORE)  # "never B unless A" = "... until A"
                 temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)

@@ -43,15 +43,9 @@ KNOWN_FALSE_KEPT = {
     # "we'll keep opening the brood boxes after step 4 as needed until she's found": the
     # "until" of another matter reads as a hold on the opening
     "D131-06",
-    # "loading the tunnel washer straight from the carts and sorting the surgical linens at the
-    # fold table afterwards": the trailing "afterwards" is not read as putting the sorting last
-    "D137-06",
     # a plan whose first step is "Load tunnel washer with surgical linens": the object named in
     # the reference's step reads as the rule's own act
     "D137-08",
-    # "raise the spillway gates straight away, with the downstream sirens sounded afterwards":
-    # the trailing "afterwards" is not read as putting the sirens last
-    "D142-08",
     # "Weigh the surgical linens before loading the tunnel washer": another act before the
     # same reference reads as the rule ("weigh" is no sorting, but the rest is the rule's)
     "D137-15",

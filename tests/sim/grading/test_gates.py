@@ -630,3 +630,31 @@ def test_afterwards_after_the_object_puts_its_act_last() -> None:
     ordering = planted("ordering", 0).fact
     text = "Deploy the API and run the database migration afterwards."
     assert grade_one(text, ordering).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "with" or "from" before the object is no relation once a word after it orders the act
+        ("Patch the print server right away, with the print queue drained afterwards.", Grade.INVERTED),  # noqa: E501
+        ("Patch the print server, with the print queue drained later.", Grade.INVERTED),
+        ("Patch the print server with the print queue drained first.", Grade.ACTIONABLE),
+        ("Patch the print server straight from the console and drain the print queue afterwards.", Grade.INVERTED),  # noqa: E501
+        # "without" is a relation of its own, never a loose one
+        ("The print server can be patched without draining the print queue first.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_word_after_the_act_orders_it_over_a_with(text: str, grade: Grade) -> None:
+    assert grade_one(text, DRAIN).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Archive the support mailbox now.", Grade.INVERTED),  # at once, without the yes
+        ("Do not archive the support mailbox now.", Grade.DEGRADED),  # a hold, its yes lost
+        ("Support mailbox: archiving on hold for now.", Grade.DEGRADED),
+    ],
+)
+def test_now_reverses_a_gate_only_in_an_order_to_act(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
