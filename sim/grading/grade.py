@@ -314,6 +314,9 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         ):
             return INVERTED, ("condition",)  # "delete the old backups now": without the yes
         ordered = "action" in present and acts and not (clause.gesture or clause.hedged)
+        if ordered and not revoked and frame.confirmation and _YES_FIRST.search(text):
+            return DEGRADED, ("condition",)  # "backfill it only after sign-off": the gate
+            # stands, who gives the yes is lost
         if not agrees and (revoked or ordered):
             # an order put off to a vague time ("send it later") or softened ("carefully")
             # gestures at the rule; it does not reverse it
@@ -348,6 +351,15 @@ _GATED_YES = re.compile(
 """A gate's yes named beside the object, with nobody to give it ("disposal requires approval",
 "follow the usual approval path before it leaves"): the gate survives, the rule's condition
 does not. A yes given is a status, not a gate ("the claim was approved yesterday")."""
+
+
+_YES_FIRST = re.compile(
+    r" (?:after|once|upon|following|on) (?:\S+ ){0,3}(?:confirm|confirmation|approval|approve|"
+    r"sign off|signoff|sign-off|go-ahead|green light|greenlight|consent|authorization|"
+    r"authorisation|permission) "
+)
+"""An act ordered after a yes that nobody is named to give ("only once confirmed", "after
+sign-off"): `_GATED_YES`'s gate, stated as the order it allows."""
 
 
 _EXCEPTION = re.compile(

@@ -658,3 +658,18 @@ def test_a_word_after_the_act_orders_it_over_a_with(text: str, grade: Grade) -> 
 )
 def test_now_reverses_a_gate_only_in_an_order_to_act(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Archive the support mailbox only after sign-off.", Grade.DEGRADED),
+        ("Support mailbox: archive it only once approved.", Grade.DEGRADED),
+        ("Archive the support mailbox only after Ines confirms.", Grade.ACTIONABLE),
+        ("Archive the support mailbox now; sign-off can come later.", Grade.INVERTED),
+    ],
+)
+def test_an_order_after_a_yes_nobody_gives_keeps_the_gate_not_its_giver(
+    text: str, grade: Grade
+) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
