@@ -5,8 +5,8 @@ next, pointing back with a pronoun: "The schema change is next. Before it, back 
 table." / "Security scan runs on every build. A critical finding in it means the image is not
 published." / "Deploy the API first; the migration can follow afterwards." The second sentence
 alone names only half the rule. Here its pronoun ("it", "its", "them", "they", a bare "this" or
-"that") is replaced by the half it lacks, and a bare "afterwards" / "beforehand" by that half
-with its relation, but only when the sentence lacks that half and the context before the
+"that") is replaced by the half it lacks, and a bare "afterwards" / "later" / "beforehand" by
+that half with its relation, but only when the sentence lacks that half and the context before the
 pronoun (the sentence before it, or the first part of a sentence read as one with it) names
 it: a pronoun stands for something already said, never for something new.
 """
@@ -41,12 +41,12 @@ _HELD = re.compile(
     r"(?:this|that)\b(?=\s+(?:until|till|unless|before|after|once|pending)\b)",
     re.IGNORECASE,
 )
-_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter|later(?! than))\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 
 
 _ANY = re.compile(
-    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|beforehand)\b"
+    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand)\b"
 )
 
 

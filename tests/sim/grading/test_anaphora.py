@@ -35,9 +35,22 @@ def test_a_pronoun_stands_for_the_half_named_before(fact, text) -> None:  # type
     assert g.sentence == text.split(". ", 1)[1]  # the text as written, for the audit
 
 
-def test_an_adverb_points_back_to_the_sentence_before() -> None:
-    text = "Ship the API deploy first. The database migration runs afterwards."
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ship the API deploy first. The database migration runs afterwards.",
+        "The API deploy can go out straight away. The database migration can happen later.",
+        "Deploy the API right now; the database migration can be run later in the week.",
+    ],
+)
+def test_an_adverb_points_back_to_the_sentence_before(text: str) -> None:
     assert grade_one(text, ORDERING).grade is Grade.INVERTED
+
+
+def test_later_points_back_only_to_what_was_named() -> None:
+    assert grade_one("Run the database migration later.", ORDERING).grade is not Grade.INVERTED
+    text = "Run the database migration first. The API deploy comes later."
+    assert grade_one(text, ORDERING).grade.at_floor
 
 
 @pytest.mark.parametrize(
