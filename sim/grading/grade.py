@@ -207,6 +207,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         "value" in present and any(w in text for w in frame.setting_modifiers)
     ):
         present.add("setting")  # "4K transcodes: keyframes every 48 frames" (beside the value)
+    elif "value" in present and _unit_names_setting(frame, text):
+        present.add("setting")  # "Crane 3 is capped at 40 tonnes": the unit names the setting
     where = region(frame, clause)
     if where is Region.NONE and whole is not clause and not RELATION_RE.search(text):
         where = region(frame, whole)
@@ -608,6 +610,47 @@ def _refuses_others(frame: Frame, clause: Clause) -> bool:
             return False
         found = True
     return found
+
+
+# words that put a value after a verb or a bound, never after a setting's own name ("capped at
+# 40 tonnes", "no more than", "anything but", "bill as D2740"; not "flush interval 40 minutes")
+_VALUE_AFTER = frozenset(("at", "to", "than", "but", "as", "on", "under", "within"))
+# units many settings share: "40 minutes" names no setting of its own (soak, interval, run time)
+_SHARED_UNITS = frozenset(
+    ("second", "minute", "hour", "day", "week", "month", "year", "percent", "time", "x")
+)
+
+
+def _unit_names_setting(frame: Frame, text: str) -> bool:
+    """A value whose unit or code says which setting it is ("8 volts", "232 bar", "D2740"),
+    after a verb or a bound rather than another setting's name."""
+    for v in frame.values:  # padded, in lemma space: " 8 volt "
+        at = text.find(v)
+        if at < 0 or not any(c.isalpha() for c in v) or v.split()[-1] in _SHARED_UNITS:
+            continue
+        before = text[:at].split()
+        if not before or before[-1] not in _VALUE_AFTER:
+            continue
+        # back to the object, only verbs that set a value: "Crane 3 is capped at", not
+        # "Liner machine: needle depth at" (another setting's name)
+        named = {w for o in frame.objects for w in o.split()}
+        for word in reversed(before[-5:-1]):
+            if word in named:
+                break
+            if not (_function_word(word) or word in _SETS_VALUE):
+                return False
+        return True
+    return False
+
+
+# verbs and bounds between an object and its value: "is capped at", "may lift no more than"
+_SETS_VALUE = frozenset(
+    (
+        "be", "cap", "limit", "run", "set", "keep", "hold", "stay", "remain", "fill", "charge",
+        "bill", "use", "lift", "operate", "pin", "fix", "lock", "always", "only", "never",
+        "anything", "any", "nothing", "more", "less", "no", "not", "do", "rate", "code",
+    )
+)  # fmt: skip
 
 
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:

@@ -9,7 +9,7 @@ from sim.grading.agreement import label_of
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
-from tests.sim.grading.declared_rules import TILES
+from tests.sim.grading.declared_rules import GATEWAY, TILES
 
 RETENTION = declare_fact(
     "The audit archive must use a retention of 30 days.",
@@ -282,3 +282,25 @@ def test_a_decimal_pin(text: str, grade: Grade) -> None:
 )
 def test_exactly_pins_and_its_negations_deny_nothing(text: str, kept: bool) -> None:
     assert grade_one(text, TILES).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the unit names the setting: kept without it, after a verb or a bound
+        ("The render farm is capped at 64 pixels.", True),
+        ("Never run the render farm at anything but 64 pixels.", True),
+        ("The render farm may go no more than 64 pixels.", False),  # "go" sets nothing
+        # another setting's name before the value
+        ("Render farm: bucket size at 64 pixels.", False),
+    ],
+)
+def test_a_unit_names_the_setting_it_belongs_to(text: str, kept: bool) -> None:
+    assert grade_one(text, TILES).grade.at_floor is kept
+
+
+def test_a_unit_many_settings_share_names_none() -> None:
+    # "20 seconds" may be any timeout, interval or delay of the gateway
+    assert not grade_one("The payments gateway is capped at 20 seconds.", GATEWAY).grade.at_floor
+    named = "The payments gateway timeout is capped at 20 seconds."
+    assert grade_one(named, GATEWAY).grade.at_floor
