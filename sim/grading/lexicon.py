@@ -287,7 +287,7 @@ RELATIONS: dict[str, Relation] = {
          "conditional on", "contingent on", "gate on", "gate by", "with", "upon", "depend on",
          "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",
-         "now that", "now past"),
+         "now that", "now past", "only on"),
         Relation.AFTER,
     ),
     **dict.fromkeys(

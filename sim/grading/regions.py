@@ -220,6 +220,18 @@ def region(frame: Frame, clause: Clause) -> Region:
             # ties the reference to what precedes it, not to the object that follows it
         if found is not None:
             relation = found[1]
+            if (
+                relation in (Relation.AFTER, Relation.BEFORE)
+                and clause.reading is Reading.FORBID
+                and (clause.deferred or ", only " in clause.raw.lower())
+                and (
+                    found[0].startswith("only ")
+                    or " ".join(tokens[max(0, start - 4) : start]).endswith(f"only {found[0]}")
+                )
+            ):
+                relation = lx.OPPOSITE[relation]  # "loading on hold, only after Marisol
+                # confirms", "Waiting on Marisol: load only after her yes": where the act is
+                # allowed, so it is held on the other side
             if relation in (Relation.AFTER, Relation.BEFORE) and _leads_object(
                 frame, tokens, start
             ):

@@ -673,3 +673,15 @@ def test_an_order_after_a_yes_nobody_gives_keeps_the_gate_not_its_giver(
     text: str, grade: Grade
 ) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Archiving of the support mailbox is on hold, only after Ines confirms.",
+        "Do not archive the support mailbox, only after Ines confirms.",
+        "Waiting on Ines: archive the support mailbox only after Ines's confirmation.",
+    ],
+)
+def test_only_after_a_yes_says_where_a_held_act_is_allowed(text: str) -> None:
+    assert grade_one(text, MAILBOX).grade is Grade.ACTIONABLE
