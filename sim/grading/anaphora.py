@@ -41,12 +41,16 @@ _HELD = re.compile(
     r"(?:this|that)\b(?=\s+(?:until|till|unless|before|after|once|pending)\b)",
     re.IGNORECASE,
 )
+# "she", "her", "his": a person, never a thing: they stand only for the one who gives a gate's
+# yes ("Waiting on Marisol" / "- timpani crates: load only after her confirmation")
+_PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter|later(?! than))\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 
 
 _ANY = re.compile(
-    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand)\b"
+    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand"
+    r"|she|her|he|him|his)\b"
 )
 
 
@@ -55,7 +59,9 @@ def first(raw: str) -> int | None:
     """Where a sentence's first pronoun or anaphoric adverb starts, or None."""
     if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
         return None
-    found = [m.start() for p in (_PRONOUN, _AFTER, _BEFORE) if (m := p.search(raw)) is not None]
+    found = [
+        m.start() for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE) if (m := p.search(raw)) is not None
+    ]
     if (held := _HELD.search(raw)) is not None:
         found.append(held.end(2))
     return min(found) if found else None
@@ -75,7 +81,7 @@ def _completes_reference(frame: Frame, context: str, lem: str) -> bool:
     the two, and some in the context ("The integration tests run nightly. If they fail ...")."""
     both = tuple(context.split()) + tuple(lem.split())
     own = tuple(lem.split())
-    return any(covers(both, r.tokens) and not covers(own, r.tokens) for r in frame.references)
+    return any(covers(both, r.tokens) and window(own, r.tokens) is None for r in frame.references)
 
 
 def _names_object(frame: Frame, lem: str) -> bool:
@@ -107,6 +113,7 @@ def resolve(
     # pronouns point back into their own sentence too; adverbs only to the sentence before
     readings = (
         (_PRONOUN, before + own, ""),
+        (_PERSON, before + own, ""),
         (_AFTER, before, "after "),
         (_BEFORE, before, "before "),
     )
@@ -115,6 +122,8 @@ def resolve(
             continue
         if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
             out = pattern.sub(relation + reference, out)
+        elif pattern is _PERSON:
+            continue  # a person is never the object
         elif lacks_object and obj and _names_object(frame, context):
             if pattern is _PRONOUN:
                 stands = _stands_for(frame, obj, before, lem, out)

@@ -96,3 +96,25 @@ def test_these_and_those_stand_for_the_object_only_as_a_pronoun() -> None:
     other = "Open item: the two shared inboxes of the old tenant."
     text = f"{other}\nThose must not be archived until Ines confirms."
     assert not grade_one(text, fact).grade.at_floor  # they point to something else
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Ines is out until noon. Do not archive the support mailbox until she confirms.", True),
+        ("**Waiting on Ines**\n- support mailbox: archive only after her confirmation", True),
+        ("Pending Ines:\n- support mailbox -> archive only on her confirmation", True),
+        # she is someone else, or nobody named: the gate's giver is lost
+        ("Ana is out until noon. Do not archive the support mailbox until she confirms.", False),
+        ("Do not archive the support mailbox until she confirms.", False),
+    ],
+)
+def test_a_personal_pronoun_stands_only_for_the_one_who_gives_the_yes(
+    text: str, kept: bool
+) -> None:
+    assert grade_one(text, MAILBOX).grade.at_floor is kept
+
+
+def test_a_personal_pronoun_never_stands_for_the_object() -> None:
+    text = "The support mailbox is full. Archive him only after Ines confirms."
+    assert not grade_one(text, MAILBOX).grade.at_floor
