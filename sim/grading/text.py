@@ -366,7 +366,15 @@ def warm_lemmas() -> None:
     _lemma("warming")
 
 
-_RESPELLED = frozenset(_UNITS) | frozenset(_ORDINAL_WORDS)  # words read by their neighbours
+# past participles that are also nouns or adjectives, read as the verb after a passive's
+# helper: "before the pontil marks get ground", "is left as is", "was shot on film"
+_PARTICIPLES = {
+    "ground": "grind", "bound": "bind", "wound": "wind", "left": "leave", "shot": "shoot",
+    "rung": "ring",
+}  # fmt: skip
+_HELPERS = frozenset(("be", "is", "are", "was", "were", "get", "got", "have", "has", "had"))
+_RESPELLED = frozenset(_UNITS) | frozenset(_ORDINAL_WORDS) | frozenset(_PARTICIPLES)
+"""Words read by their neighbours."""
 
 
 def lemmas(normalized: str) -> str:
@@ -379,7 +387,11 @@ def lemmas(normalized: str) -> str:
     for i, t in enumerate(tokens):
         if t not in _RESPELLED:
             continue
-        if t in _UNITS and i and tokens[i - 1].isdigit():
+        if t in _PARTICIPLES:
+            helper = next((w for w in reversed(tokens[max(0, i - 3) : i]) if w not in _ADVERBS), "")
+            if helper in _HELPERS:
+                tokens[i] = _PARTICIPLES[t]
+        elif t in _UNITS and i and tokens[i - 1].isdigit():
             tokens[i] = _UNITS[t]  # "30 min", "2 h": a unit after its number
         elif t in _ORDINAL_WORDS and (
             (i + 1 < len(tokens) and tokens[i + 1] == "step") or (i and tokens[i - 1] == "step")
@@ -388,8 +400,9 @@ def lemmas(normalized: str) -> str:
     return " " + " ".join(tokens) + " "
 
 
+_ADVERBS = frozenset(("not", "yet", "already", "never", "all", "just", "first", "being"))
 _SOURCES: dict[str, tuple[str, ...]] = {}
-for _short, _long in _ABBREVIATIONS.items():
+for _short, _long in (*_ABBREVIATIONS.items(), *_PARTICIPLES.items()):
     for _word in _long.split():
         _SOURCES[_word] = (*_SOURCES.get(_word, ()), _short)
 

@@ -107,9 +107,10 @@ _PIECES = [
     "signing-key", "q3", "Q-three", "three", "eu-west-one", "eu-west-1", "don't", "won't",
     "cannot", "can't", "ain't", "shan't", "isn't", "the", "a", "an", "café", "Kelvin", "K",
     "rotate", "after", "step", "four", "4", "`tick`", "‘quote’", ".", ",", ";", "!", "-", "—",
-    "\t", "  ", "\n",
+    "\t", "  ", "\n", "ground", "get", "is", "left", "leave", "grinding",
 ]  # fmt: skip
-_FORMS = ["signing key", "credential", "q3 project", "eu-west-1", "not", "4", "key", "cafe"]
+_FORMS = ["signing key", "credential", "q3 project", "eu-west-1", "not", "4", "key", "cafe",
+          "grind", "leave"]  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None)
@@ -198,3 +199,27 @@ def test_a_numbered_stage_or_phase_is_a_step(text: str) -> None:
     assert lemmas(normalize(text)) == lemmas(normalize(as_step))
     assert grade_one(f"Do not reprocess the payroll batch {text}.", PAYROLL).grade.at_floor
     assert grade_one(f"Reprocess the payroll batch {text}.", PAYROLL).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("before the pontil marks get ground", " grind "),
+        ("the marks have not yet been ground", " grind "),
+        ("the valve is left open", " leave "),
+    ],
+)
+def test_a_participle_after_a_passive_helper_is_the_verb(text: str, verb: str) -> None:
+    assert verb in lemmas(normalize(text))
+
+
+@pytest.mark.parametrize("text", ["on the ground", "a ground fault", "the left lane"])
+def test_the_same_word_elsewhere_stays_a_noun(text: str) -> None:
+    assert " grind " not in lemmas(normalize(text)) and " leave " not in lemmas(normalize(text))
+
+
+def test_the_raw_filters_let_a_participle_through_for_its_verb() -> None:
+    forms = [lemmas(normalize("grinding"))]
+    runs, needs = lemma_filter(forms), lemma_needs(forms)
+    assert runs is not None and any(r in raw_key("the marks get ground") for r in runs)
+    assert needs is not None and holds(raw_key("the marks get ground"), needs)
