@@ -26,6 +26,7 @@ from sim.grading.lexicon import (
     RELATION_RE,
     SKIP_RE,
     STAND_IN_BODY,
+    STAY_UNTIL_RE,
     UPPER_BOUND_RE,
     Relation,
 )
@@ -405,9 +406,22 @@ def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
 def _stands_in(objects: tuple[str, ...], text: str) -> bool:
     """Whether a clause opens with the fact's object and its verb is one that stands in for
     any action on it (sim.grading.lexicon.STAND_IN), or names the object anywhere with a
-    blanket restriction right after it ("RH above 60% = display cases off-limits")."""
+    blanket restriction right after it ("RH above 60% = display cases off-limits"), or keeps
+    it as it is until something holds ("Truck 27 stays in the yard until Gunnar signs off";
+    "It stays here until ..." in a sentence read with the one naming the object)."""
     return bool(objects) and (
-        _stand_in(objects).match(text) is not None or _blanket(objects).search(text) is not None
+        _stand_in(objects).match(text) is not None
+        or _blanket(objects).search(text) is not None
+        or (STAY_UNTIL_RE.search(text) is not None and _stays(objects).search(text) is not None)
+    )
+
+
+@lru_cache(maxsize=4_096)
+def _stays(objects: tuple[str, ...]) -> re.Pattern[str]:
+    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    return re.compile(
+        r" (?:" + body + r"|it|they|these|those) (?:(?:must|should|will|can|to|still) )*"
+        r"(?:stay|remain|sit) "
     )
 
 

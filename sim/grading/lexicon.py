@@ -50,6 +50,11 @@ DEFERRAL = (
 """Words that put an action off until something holds: a restriction for rules with a
 condition, but not for a value pin ("keep port 9464 until further notice" still pins it)."""
 
+STAY_UNTIL_RE = re.compile(r" (?:stay|remain|sit) (?:\S+ ){0,8}?(?:until|till|pending) ")
+"""Kept as it is until something holds: "Truck 27 stays in the yard until Gunnar signs off",
+"the skeins remain on the rack pending the pH check". A putting off, as DEFERRAL is, and only
+with the "until" ("the governor stays as is after step 5" describes)."""
+
 PERMISSION = (
     "may", "can", "could", "allow", "allowed", "permit", "permitted", "free to", "feel free",
     "go ahead", "fine to", "ok to", "okay to", "ok", "okay", "welcome to", "able to",

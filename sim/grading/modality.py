@@ -132,7 +132,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             if len(words) > 2 and words in rest:
                 rest = rest.replace(words, " ", 1)
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
-    deferred = not negation and deferral and bool(lx.DEFERRAL_RE.search(rest))
+    deferred = (
+        not negation
+        and deferral
+        and bool(lx.DEFERRAL_RE.search(rest) or lx.STAY_UNTIL_RE.search(rest))
+    )
     negated = negation or deferred
     exclusive = bool(lx.EXCLUSIVE_RE.search(s))
     double = lx.DOUBLE_NEGATIVE_RE.search(s)

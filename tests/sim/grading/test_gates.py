@@ -685,3 +685,22 @@ def test_an_order_after_a_yes_nobody_gives_keeps_the_gate_not_its_giver(
 )
 def test_only_after_a_yes_says_where_a_held_act_is_allowed(text: str) -> None:
     assert grade_one(text, MAILBOX).grade is Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # kept as it is until the yes: the archiving is put off
+        ("The support mailbox stays live until Ines confirms.", True),
+        ("The support mailbox remains open, no archiving it yet, until Ines signs off.", True),
+        ("Open item: the support mailbox. It stays live until Ines confirms.", True),
+        ("The support mailbox stays live until Friday.", False),  # another condition
+    ],
+)
+def test_an_object_that_stays_until_the_yes_is_held(text: str, kept: bool) -> None:
+    assert grade_one(text, MAILBOX).grade.at_floor is kept
+
+
+def test_staying_without_an_until_only_describes() -> None:
+    grade = grade_one("The payroll batch stays as it is after step 3.", PAYROLL).grade
+    assert grade is not Grade.INVERTED and not grade.at_floor
