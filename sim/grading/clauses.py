@@ -58,10 +58,11 @@ _GATE_ONLY = re.compile(
 
 
 # "Truck 27 dispatched; Gunnar to confirm when he gets in.": a yes still to come, after a
-# semicolon, finishes the report before it (a summary's note of an act done ahead of its gate)
+# semicolon, finishes the report before it (a summary's note of an act done ahead of its gate);
+# so does its giver only to be told ("samples discarded; Tomasz to be informed on Monday")
 _YES_TO_COME = re.compile(
     r"^(?:[A-Z][\w.-]*|the [a-z]+(?: [a-z]+)?)(?:'s)?\s+(?:will|to|is to|has yet to)\s+"
-    r"(?:\w+\s+){0,2}?(?:confirm|approve|sign off|okay|ok)\b"
+    r"(?:\w+\s+){0,2}?(?:confirm|approve|sign off|okay|ok|told|informed|notified|updated|briefed)\b"
     r"|^[A-Z][\w-]*'s\s+(?:approval|confirmation|sign-off|ok|okay|go-ahead)\s+"
     r"(?:to be|will be|is to be)\s+\w+",
 )

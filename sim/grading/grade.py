@@ -324,6 +324,15 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             # an order put off to a vague time ("send it later") or softened ("carefully")
             # gestures at the rule; it does not reverse it
             return INVERTED, ("polarity",)
+        if (
+            frame.confirmation
+            and "action" in present
+            and clause.reading is Reading.POSITIVE
+            and not (clause.hedged or revoked)
+            and _only_told(frame, whole.text)
+        ):
+            return INVERTED, ("condition",)  # "samples discarded; Tomasz to be informed at
+            # Monday's meeting": the act done, its yes-giver only told
         kept = False
     if kept:
         # an ordering's reference carries the rule even without the verb ("the migration must
@@ -354,6 +363,33 @@ _GATED_YES = re.compile(
 """A gate's yes named beside the object, with nobody to give it ("disposal requires approval",
 "follow the usual approval path before it leaves"): the gate survives, the rule's condition
 does not. A yes given is a status, not a gate ("the claim was approved yesterday")."""
+
+
+_TOLD = r"(?:tell|inform|notify|update|brief|loop in|ccd|cc)"
+_NOT_NAMES = frozenset(
+    ("confirm", "confirmation", "approve", "approval", "sign", "off", "signoff", "ok", "okay",
+     "yes", "say", "go", "ahead", "green", "light", "consent", "agree", "give", "it", "this")
+)  # fmt: skip
+
+
+def _only_told(frame: Frame, text: str) -> bool:
+    """Whether the one who gives the gate's yes is only to be told of the act ("Priyanka to be
+    told afterwards", "inform Tomasz at the meeting"), in the sentence's lemma space; never
+    where they tell ("Tomasz informed us the samples can go": that is the yes)."""
+    for ref in frame.references:
+        if ref.antonym:
+            continue
+        for name in ref.tokens - _NOT_NAMES:
+            if len(name) < 3 or f" {name} " not in text or _function_word(name):
+                continue
+            told = re.search(
+                rf" {re.escape(name)} (?:\S+ ){{0,3}}?(?:be|is|are|was|were|get|got) "
+                rf"(?:\S+ )?{_TOLD} | {_TOLD} {re.escape(name)} ",
+                text,
+            )
+            if told is not None:
+                return True
+    return False
 
 
 _YES_FIRST = re.compile(

@@ -704,3 +704,17 @@ def test_an_object_that_stays_until_the_yes_is_held(text: str, kept: bool) -> No
 def test_staying_without_an_until_only_describes() -> None:
     grade = grade_one("The payroll batch stays as it is after step 3.", PAYROLL).grade
     assert grade is not Grade.INVERTED and not grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the act done, the one who gives the yes only to be told of it
+        ("Support mailbox archived this morning; Ines to be informed on Monday.", Grade.INVERTED),
+        ("Support mailbox archived this morning; Ines will be told later.", Grade.INVERTED),
+        ("Support mailbox archived after Ines confirmed it.", Grade.ACTIONABLE),
+        ("Do not archive the support mailbox; Ines to be informed.", Grade.DEGRADED),
+    ],
+)
+def test_a_yes_giver_only_to_be_told_means_the_act_went_ahead(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
