@@ -61,6 +61,19 @@ _TRAILING = re.compile(
 )
 
 
+# "with the queen still unconfirmed we'll keep opening the boxes", "since the logs are not in,
+# we pause": a leading circumstance (after a label, if any), up to its comma or the main
+# clause's subject and verb, whose negation is its own (an "if" or a "when" is the rule's
+# condition, which the regions read)
+_LEADING_CIRCUMSTANCE = re.compile(
+    r"^\s*(?:[^:,;.]{1,40}:\s*)?(?:with|since|because|as long as|given that|given|now that|while)"
+    r"\b[^,;:]*?"
+    r"(?=,|\s(?:we|i|you|they|he|she)(?:'ll|\s+(?:will|shall|must|can|should|are|have|need|"
+    r"may|might|would|could|do|keep|plan|intend))\b)",
+    re.IGNORECASE,
+)
+
+
 # "inflate the envelope quickly so it isn't dragged", "... to avoid a second trip": a purpose
 # after the act, to the end of the clause, whose negation or restriction is the purpose's own
 # (a bare "so" after a comma is a consequence: "winds over 8 knots, so the envelope stays
@@ -119,6 +132,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         at = rest.rfind(f" {trail.group(1)} ")
         if at > 0:
             rest = rest[:at] + " "
+    lead = _LEADING_CIRCUMSTANCE.match(raw) if raw and " " in raw else None
+    if lead is not None and lead.end() < len(raw.rstrip()) - 8:
+        words = lemmas(normalize(lead.group(0)))
+        if rest.startswith(words):
+            rest = " " + rest[len(words) :]
     purpose = _PURPOSE.search(raw.lower()) if raw and " " in raw else None
     if purpose is not None and raw[: purpose.start()].count(" ") >= 2:
         at = rest.rfind(lemmas(normalize(purpose.group(1))))

@@ -300,3 +300,16 @@ FLOOD = declare_fact(
 )  # fmt: skip
 def test_a_purpose_clause_keeps_its_own_negation(text: str, kept: bool) -> None:
     assert grade_one(text, FLOOD).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a leading circumstance holds its own negation: the main clause does the act
+        ("With the ledger still unconfirmed we'll keep reprocessing the payroll batch after step 3.", False),  # noqa: E501
+        ("Update: since the totals are not in, we will reprocess the payroll batch after step 3.", False),  # noqa: E501
+        ("Since the totals are not in, we will not reprocess the payroll batch after step 3.", True),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_a_leading_circumstance_keeps_its_own_negation(text: str, kept: bool) -> None:
+    assert grade_one(text, PAYROLL).grade.at_floor is kept
