@@ -227,6 +227,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     revoked = clause.reading is Reading.REVOKED
     if "action" in frame.required and "action" not in present and _other_action(frame, clause):
         return None  # "do not modify the tags on X after step 5": a rule about another action
+    if frame.ordering and "action" not in present and _other_order(frame, clause):
+        return None  # "Weigh the surgical linens before loading": another act first
     agrees = not revoked and (clause.reading is Reading.POSITIVE) == (
         frame.polarity is Polarity.REQUIRE
     )
@@ -502,6 +504,35 @@ def _other_action(frame: Frame, clause: Clause) -> bool:
         return False
     own = {w for form in (*frame.actions, *frame.objects, *frame.modifiers) for w in form.split()}
     return verb not in own and not any(verb in h for h, _ in frame.heads)
+
+
+_OPENERS_NOT_VERBS = frozenset(
+    ("though", "although", "next", "then", "first", "also", "now", "once", "while", "when",
+     "after", "before", "meanwhile", "however", "still", "only", "and", "but", "so", "yet",
+     "plus", "finally", "today", "tomorrow", "tonight", "later", "soon", "again", "thus",
+     "hence", "instead", "rather", "even", "just", "both", "either", "neither", "every", "each",
+     "all", "any", "some", "no", "not", "never", "please", "always", "here", "there", "whereas")
+)  # fmt: skip
+
+
+def _other_order(frame: Frame, clause: Clause) -> bool:
+    """Whether an ordering's clause opens as an order of another act on the object: its first
+    raw word a bare verb (as written, its own lemma: "Weigh", not "Soiled") that is none of the
+    fact's, right before the object ("Weigh the surgical linens before loading the washer")."""
+    raw = clause.raw.split()
+    if not raw or not clause.tokens:
+        return False
+    first = raw[0].lower().strip("*-")
+    verb = clause.tokens[0]
+    if first != verb or len(verb) < 3 or not verb.isalpha() or _function_word(verb):
+        return False  # "Next: ..." is a label, "Soiled linens ..." no bare verb
+    if verb in _OPENERS_NOT_VERBS:
+        return False
+    own = {w for form in (*frame.actions, *frame.objects, *frame.modifiers) for w in form.split()}
+    if verb in own or any(verb in h for h, _ in frame.heads):
+        return False
+    rest = " " + " ".join(clause.tokens[1:5]) + " "
+    return any(rest.startswith(o) for o in frame.objects)
 
 
 _CONDITION_WORD = re.compile(

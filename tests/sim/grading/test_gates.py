@@ -718,3 +718,17 @@ def test_staying_without_an_until_only_describes() -> None:
 )
 def test_a_yes_giver_only_to_be_told_means_the_act_went_ahead(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Pause the print queue before patching the print server.", False),  # another act
+        ("Check the print queue before patching the print server.", False),
+        ("Drain the print queue before patching the print server.", True),
+        ("Stalled print queue gets drained before patching the print server.", True),
+        ("Next: drain the print queue before patching the print server.", True),
+    ],
+)
+def test_an_order_of_another_act_on_the_object_is_another_rule(text: str, kept: bool) -> None:
+    assert grade_one(text, DRAIN).grade.at_floor is kept
