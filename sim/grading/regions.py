@@ -262,6 +262,17 @@ def region(frame: Frame, clause: Clause) -> Region:
                 ):
                     between = None  # "raise the gates, with the sirens sounded afterwards":
                     # the word after the act orders it, "with" does not
+                if (
+                    between is not None
+                    and between[0] == "with"
+                    and frame.ordering
+                    and not any(
+                        a in " " + " ".join(tokens[obj : obj + 7]) + " " for a in frame.actions
+                    )
+                ):
+                    between = None  # "load the tunnel washer with the surgical linens": the
+                    # object is what the other act takes, not done before it ("with the
+                    # linens sorted" would be)
                 if between is not None and between[1] is Relation.UNLESS and frame.ordering:
                     between = (between[0], Relation.BEFORE)  # "never B unless A" = "... until A"
                 temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)

@@ -639,6 +639,10 @@ def test_afterwards_after_the_object_puts_its_act_last() -> None:
         ("Patch the print server right away, with the print queue drained afterwards.", Grade.INVERTED),  # noqa: E501
         ("Patch the print server, with the print queue drained later.", Grade.INVERTED),
         ("Patch the print server with the print queue drained first.", Grade.ACTIONABLE),
+        # the object is what the other act takes, not an act done before it
+        ("Patch the print server with the print queue.", Grade.DROPPED),
+        ("Patch the print server with the print queue drained.", Grade.ACTIONABLE),
+        ("1. Patch print server with print queue\n2. Drain print queue\n3. Reboot", Grade.INVERTED),
         ("Patch the print server straight from the console and drain the print queue afterwards.", Grade.INVERTED),  # noqa: E501
         # "without" is a relation of its own, never a loose one
         ("The print server can be patched without draining the print queue first.", Grade.INVERTED),
