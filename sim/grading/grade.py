@@ -23,10 +23,12 @@ from sim.grading.lexicon import (
     ANTONYMS,
     BOUND_RE,
     IMMEDIATE_RE,
+    NOT_UNPINNED_RE,
     RELATION_RE,
     SKIP_RE,
     STAND_IN_BODY,
     STAY_UNTIL_RE,
+    UNPINNED_RE,
     UPPER_BOUND_RE,
     Relation,
 )
@@ -251,6 +253,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
+    if frame.values and "value" not in present and "setting" in present and _unpinned(clause):
+        return INVERTED, ("value",)  # "the liner machine voltage is free to vary"
     if frame.values and agrees and any(c.search(text) for c in frame.cancels):
         return INVERTED, ("value",)  # "disable dropout entirely": no pinned rate at all
     moved = (
@@ -263,7 +267,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     )
     if moved and (agrees or revoked):
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
-    if moved and clause.reading is Reading.FORBID:
+    if moved and clause.reading is Reading.FORBID and not _denies_only_the_value(frame, clause):
         agrees = True  # "changing it away from 300 seconds is not allowed": the move is refused
     if frame.values and "value" in present and agrees and _loosened(frame, clause):
         return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
@@ -274,6 +278,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         and (
             _refuses_others(frame, clause)
             or _KEEP_VALUE.search(text)
+            or _holds_pinned(clause)
             or (not revoked and _HELD_AT.search(text))
             or (frame.cap and not revoked and _CAPPED.search(text))
         )
@@ -630,6 +635,16 @@ def _is_pinned(frame: Frame, found: str) -> bool:
     return any(v.replace(" ", "") == flat for v in frame.raw_values)
 
 
+def _denies_only_the_value(frame: Frame, clause: Clause) -> bool:
+    """Whether the clause's only negation is the one that moves off the value ("the voltage is
+    not 8 volts", "no longer 232 bar"): it says the pin is gone, it refuses no move."""
+    found = frame.moved_off.search(clause.text) if frame.moved_off is not None else None
+    if found is None:
+        return False
+    rest = clause.text[: found.start()] + " " + clause.text[found.end() :]
+    return read_clause(rest).reading is not Reading.FORBID
+
+
 def _moved_in_raw(frame: Frame, raw: str) -> bool:
     """A pin reported past or changed in the raw text: "(was 9)", "was 180°C; now 175°C",
     "temperature raised to 190°C", "# was utf-8" (another value of the pin's kind after a
@@ -732,6 +747,28 @@ _SETS_VALUE = frozenset(
         "anything", "any", "nothing", "more", "less", "no", "not", "do", "rate", "code",
     )
 )  # fmt: skip
+
+
+def _holds_pinned(clause: Clause) -> bool:
+    """Whether the clause forbids only the letting go of its value ("always 8 volts, never
+    automatic")."""
+    denied = NOT_UNPINNED_RE.search(clause.text) if " n" in clause.text else None
+    if denied is None:
+        return False
+    rest = clause.text[: denied.start()] + " " + clause.text[denied.end() :]
+    return read_clause(rest).reading is not Reading.FORBID
+
+
+def _unpinned(clause: Clause) -> bool:
+    """A setting let go (lexicon.UNPINNED), in a clause that forbids nothing but by the
+    letting go's own words ("no longer fixed"); "never automatic" keeps the pin."""
+    found = UNPINNED_RE.search(clause.text)
+    if found is None:
+        return False
+    if clause.reading is not Reading.FORBID:
+        return True
+    rest = clause.text[: found.start()] + " " + clause.text[found.end() :]
+    return read_clause(rest).reading is not Reading.FORBID
 
 
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:

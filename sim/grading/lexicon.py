@@ -135,6 +135,16 @@ WEAK_REVOCATION = (
 )  # fmt: skip
 """Revocations only when the clause has no negation ("never merge, regardless of pressure")."""
 
+UNPINNED = (
+    "vary", "can vary", "free to vary", "free to change", "float", "unpinned", "unlocked",
+    "unfixed", "no longer fixed", "no longer pinned", "no longer locked", "not fixed anymore",
+    "automatic", "automatically", "on auto", "adjustable", "up to you", "your call",
+    "whatever the", "left to",
+)  # fmt: skip
+"""A pinned setting let go, its value named nowhere: "the liner machine voltage is free to
+vary", "the drip line is back on automatic run time", "this mash can use whatever the
+calculator gives"."""
+
 DOUBLE_NEGATIVE = (
     "do not forget", "never forget", "not forget", "do not skip", "never skip", "not skip",
     "do not omit", "never omit", "not omit", "do not neglect", "not neglect", "do not miss",
@@ -361,6 +371,13 @@ STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
 )
 BOUND_RE = _any(BOUND)
+UNPINNED_RE = _any(UNPINNED)
+NOT_UNPINNED_RE = re.compile(
+    r" (?:never|not|no) (?:(?:be|is|are|ever|fully|really|made|set|left|to|on) ){0,2}"
+    + UNPINNED_RE.pattern
+    + r"(?= )"
+)
+"""A letting go denied ("8 volts, never automatic", "not adjustable"): the pin held."""
 UPPER_BOUND = (
     "at most", "or less", "or fewer", "or lower", "or below", "no more than", "maximum", "max",
     "up to", "and below", "not more than",

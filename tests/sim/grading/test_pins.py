@@ -304,3 +304,21 @@ def test_a_unit_many_settings_share_names_none() -> None:
     assert not grade_one("The payments gateway is capped at 20 seconds.", GATEWAY).grade.at_floor
     named = "The payments gateway timeout is capped at 20 seconds."
     assert grade_one(named, GATEWAY).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the pin denied outright: its own "not" is no refusal of a move
+        ("The render farm tile size is not 64 pixels.", Grade.INVERTED),
+        ("Render farm: tile size no longer 64 pixels.", Grade.INVERTED),
+        ("Do not move the render farm tile size off 64 pixels.", Grade.ACTIONABLE),
+        # a setting let go, its value named nowhere
+        ("The render farm tile size is free to vary.", Grade.INVERTED),
+        ("Render farm: tile size is now automatic.", Grade.INVERTED),
+        ("Render farm tile size: never automatic.", Grade.DEGRADED),
+        ("Render farm tile size: always 64 pixels, never automatic.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_pin_denied_or_let_go_is_reversed(text: str, grade: Grade) -> None:
+    assert grade_one(text, TILES).grade is grade
