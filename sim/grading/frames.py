@@ -514,7 +514,9 @@ def _holds_cue(form: str) -> bool:
     it is part of a name, not a cue, and the clause's modality is read without it."""
     for cue in _CUES:
         for m in cue.finditer(form):
-            if m.group(0) not in lx.RELATIONS:
+            # a relation word is a cue of the form's own when it is not the form's first word:
+            # "background check is still pending" names a state, "pending approval" a relation
+            if m.group(0) not in lx.RELATIONS or form[: m.start()].strip():
                 return True
     return False
 

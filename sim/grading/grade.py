@@ -269,6 +269,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return INVERTED, ("value",)  # "the metrics endpoint moved off 9464"
     if moved and clause.reading is Reading.FORBID and not _denies_only_the_value(frame, clause):
         agrees = True  # "changing it away from 300 seconds is not allowed": the move is refused
+    if frame.values and "value" in present and not revoked and _other_than(frame, clause):
+        return INVERTED, ("value",)  # "set the fill pressure to something other than 232 bar"
     if frame.values and "value" in present and agrees and _loosened(frame, clause):
         return DEGRADED, ("value",)  # "at least 3 replicas", "3 replicas only in staging"
     if (
@@ -280,7 +282,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             or _KEEP_VALUE.search(text)
             or _holds_pinned(clause)
             or (not revoked and _HELD_AT.search(text))
-            or (frame.cap and not revoked and _CAPPED.search(text))
+            or (frame.cap and not revoked and _CAPPED.search(_unnamed(frame.settings, text)))
         )
     ):
         agrees = True  # "ts in UTC, never local time", "dpi 300, do not change it": the
@@ -642,6 +644,7 @@ def _denies_only_the_value(frame: Frame, clause: Clause) -> bool:
     if found is None:
         return False
     rest = clause.text[: found.start()] + " " + clause.text[found.end() :]
+    rest = _unnamed((*frame.settings, *frame.objects), rest)  # "stop count" holds no "stop"
     return read_clause(rest).reading is not Reading.FORBID
 
 
@@ -681,9 +684,39 @@ settings (locked): liner 8 volts", "15-minute slots (hard stop)"."""
 _CAPPED = re.compile(
     r" (?:cap|capped|limit|limited|max|maximum) (?:\S+ )?(?:at|to|of) "
     r"| (?:not|never|no) (?:\S+ ){0,3}(?:exceed|surpass|go over|go beyond|more than|above) "
+    r"| (?:not|never|no) (?:any )?(?:more|high|higher|over)(?= )"
 )
 """A cap pin stated as a ceiling or a refusal to pass it: "capped at eighteen", "no route may
-exceed 18 stops", "no more than 40 tonnes"."""
+exceed 18 stops", "no more than 40 tonnes", "40 tonnes, never more"."""
+
+_OTHER_THAN = re.compile(
+    r" (?:other than|different from|different than|different to|anything but|everything but|"
+    r"except|apart from|besides|instead of|rather than) (?:(?:a|any|the|something) )?$"
+)
+
+
+def _other_than(frame: Frame, clause: Clause) -> bool:
+    """Whether the pinned value is named only as what to avoid, in a clause that refuses
+    nothing ("set it to something other than 232 bar", "use anything but 8 volts"); with a
+    negation it is an exclusive pin ("never anything but 8 volts")."""
+    if clause.reading is Reading.FORBID or lx.EXCEPT_PIN_RE.search(clause.text):
+        return False
+    text = clause.text
+    for v in frame.values:
+        at = text.find(v)
+        if at > 0 and _OTHER_THAN.search(text[max(0, at - 32) : at + 1]):
+            return True
+    return False
+
+
+def _unnamed(names: tuple[str, ...], text: str) -> str:
+    """`text` without the setting's own name: a "load limit of 40 tonnes" names the pin, it
+    states no ceiling ("must not use a load limit of 40 tonnes" refuses the pin)."""
+    for name in names:
+        if name in text:
+            text = text.replace(name, " ")
+    return text
+
 
 _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 

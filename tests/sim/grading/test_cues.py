@@ -313,3 +313,24 @@ def test_a_purpose_clause_keeps_its_own_negation(text: str, kept: bool) -> None:
 )  # fmt: skip
 def test_a_leading_circumstance_keeps_its_own_negation(text: str, kept: bool) -> None:
     assert grade_one(text, PAYROLL).grade.at_floor is kept
+
+
+PERMIT = declare_fact(
+    "If the permit is still pending, do not pour the footings.",
+    {"action": ["pour"], "object": ["footings"], "condition": ["permit is still pending"]},
+    fact_id="permit",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # "pending" inside the condition's own words names a state, it restricts nothing
+        ("If the permit is still pending, pour the footings.", False),
+        ("While the permit is still pending, go ahead and pour the footings.", False),
+        ("If the permit is still pending, never pour the footings.", True),
+    ],
+)
+def test_a_relation_word_inside_the_condition_is_no_cue(text: str, kept: bool) -> None:
+    assert grade_one(text, PERMIT).grade.at_floor is kept

@@ -322,3 +322,37 @@ def test_a_unit_many_settings_share_names_none() -> None:
 )
 def test_a_pin_denied_or_let_go_is_reversed(text: str, grade: Grade) -> None:
     assert grade_one(text, TILES).grade is grade
+
+
+UPLOADS = declare_fact(
+    "The upload queue must use a batch limit of 50 files.",
+    {"object": ["upload queue"], "setting": ["batch limit"], "value": ["50 files"]},
+    fact_id="uploads",
+    cls="value_pin",
+)
+SORTER = declare_fact(
+    "The parcel sorter must use a stop delay of 5 seconds.",
+    {"object": ["parcel sorter"], "setting": ["stop delay"], "value": ["5 seconds"]},
+    fact_id="sorter",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "kept"),
+    [
+        # another value than the pin, in a clause that refuses nothing
+        (TILES, "Set the render farm tile size to something other than 64 pixels.", False),
+        (TILES, "Render the farm's tiles at anything but 64 pixels.", False),
+        (TILES, "Never give the render farm a tile size other than 64 pixels.", True),
+        # a cap's own name ("batch limit of") states no ceiling
+        (UPLOADS, "The upload queue must not use a batch limit of 50 files.", False),
+        (UPLOADS, "The upload queue batch limit is not 50 files.", False),
+        (UPLOADS, "Upload queue: batch limit of 50 files, never more.", True),
+        # a cue inside the setting's name ("stop delay") refuses nothing
+        (SORTER, "The parcel sorter stop delay is not 5 seconds.", False),
+        (SORTER, "Parcel sorter: stop delay 5 seconds.", True),
+    ],
+)
+def test_a_pin_named_as_what_to_avoid_is_not_kept(fact: Fact, text: str, kept: bool) -> None:
+    assert grade_one(text, fact).grade.at_floor is kept
