@@ -529,6 +529,11 @@ _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
     r" deviation from {v} ", r" departure from {v} ",
+    # "raised from 115°C", "use a higher temperature than 115°C" (not "no higher than")
+    r" (?:raise|lower|increase|decrease|reduce|change|move|switch|bump|cut|shift) (?:\S+ ){{0,2}}"
+    r"from {v} ",
+    r"(?<! no)(?<! not)(?<! never)(?<! nothing) (?:high|low|lower|great|long|short|big|small|large|"
+    r"wide|narrow|deep|heavy|fast|slow) (?:\S+ ){{0,3}}than {v} ",
     r" {v} (?:\S+ ){{0,2}}too (?:many|much|few|little|high|low|large|small|big|long|short|"
     r"tight|loose|slow|fast|strict|aggressive|conservative|lenient|generous|costly|expensive|"
     r"shallow|steep|deep|narrow|wide|early|late|hot|cold|coarse|fine) ",

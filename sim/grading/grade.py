@@ -662,8 +662,15 @@ def _moved_in_raw(frame: Frame, raw: str) -> bool:
     return any(
         not _is_pinned(frame, m.group(0))
         and _CHANGED.search(raw[max(0, m.start() - 40) : m.start()])
+        and not _changed_to_pin(frame, raw[m.end() : m.end() + 40])
         for m in frame.other_value.finditer(raw)
     )
+
+
+def _changed_to_pin(frame: Frame, after: str) -> bool:
+    """Whether a change from another value goes to the pinned one ("raised from 200 bar to 232
+    bar"): the pin set, not moved off."""
+    return any(re.match(rf"\s*(?:to|->|→)\s+{re.escape(v)}\b", after) for v in frame.raw_values)
 
 
 _KEEP_VALUE = re.compile(

@@ -261,7 +261,9 @@ where the fact's object is their subject."""
 BOUND = ("at least", "at most", "or more", "or less", "or fewer", "or lower", "or higher",
          "or above", "or below", "or greater", "or newer", "or older", "or later", "or earlier",
          "and up", "and above", "and below", "no fewer than",
-         "no more than", "no less than", "minimum", "maximum", "min", "max", "up to", "about",
+         "no more than", "no less than", "no higher than", "not higher than", "no lower than",
+         "not lower than", "no greater than", "not more than", "not less than",
+         "minimum", "maximum", "min", "max", "up to", "about",
          "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
          "almost", "close to", "or so", "ish")  # fmt: skip
 """Next to a pinned value, a bound or an approximation loosens the pin to a range: "at least 3
@@ -371,6 +373,8 @@ STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
 )
 BOUND_RE = _any(BOUND)
+NEGATED_BOUND_RE = _any(tuple(b for b in BOUND if b.split()[0] in ("no", "not")))
+"""A bound whose negation bounds a value and forbids nothing ("no higher than 232 bar")."""
 UNPINNED_RE = _any(UNPINNED)
 NOT_UNPINNED_RE = re.compile(
     r" (?:never|not|no) (?:(?:be|is|are|ever|fully|really|made|set|left|to|on) ){0,2}"
@@ -380,7 +384,7 @@ NOT_UNPINNED_RE = re.compile(
 """A letting go denied ("8 volts, never automatic", "not adjustable"): the pin held."""
 UPPER_BOUND = (
     "at most", "or less", "or fewer", "or lower", "or below", "no more than", "maximum", "max",
-    "up to", "and below", "not more than",
+    "up to", "and below", "not more than", "no higher than", "not higher than", "no greater than",
 )  # fmt: skip
 """The bounds that state a cap pin ("no more than 18 stops" for a cap of 18) rather than
 loosen it."""

@@ -132,6 +132,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         at = rest.rfind(f" {trail.group(1)} ")
         if at > 0:
             rest = rest[:at] + " "
+    if " than " in rest:
+        rest = lx.NEGATED_BOUND_RE.sub(" ", rest)  # "no higher than 232 bar": a bound
     lead = _LEADING_CIRCUMSTANCE.match(raw) if raw and " " in raw else None
     if lead is not None and lead.end() < len(raw.rstrip()) - 8:
         words = lemmas(normalize(lead.group(0)))

@@ -117,6 +117,9 @@ _STRUCK = re.compile(r"~~(.+?)~~")
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
+# "until after step 5", "can wait till after the backfill": the "after" only says the wait
+# ends once the reference is done, which "until" says already
+_UNTIL_AFTER = re.compile(r"\b(until|till) after\b")
 # a numbered stage or phase is a step: "beyond stage 4", "after the sixth phase"
 _STAGE_NUMBER = re.compile(r"\b(?:stage|phase)(s?) (?=\d)")
 _NTH_STAGE = re.compile(
@@ -161,6 +164,8 @@ def normalize(text: str) -> str:
             s = _BY_STEP.sub(r"by step \1 at latest", s)
         s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
         s = _STEP_ONWARD.sub(_onward, s)
+    if "after" in s and ("until" in s or "till" in s):
+        s = _UNTIL_AFTER.sub(r"\1", s)  # "do not reset it until after step 5": until step 5
     if "wait" in s and " then " in s:
         s = _WAIT_THEN.sub(r"\2 only after \1", s)
         s = _THEN_WAIT.sub(r"\1 before \2", s)

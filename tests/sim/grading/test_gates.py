@@ -736,3 +736,15 @@ def test_a_yes_giver_only_to_be_told_means_the_act_went_ahead(text: str, grade: 
 )
 def test_an_order_of_another_act_on_the_object_is_another_rule(text: str, kept: bool) -> None:
     assert grade_one(text, DRAIN).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        # "until after" is "until": the act waits for the reference, then goes ahead
+        (PAYROLL, "Do not reprocess the payroll batch until after step 3."),
+        (DRAIN, "Draining the print queue can wait until after patching the print server."),
+    ],
+)
+def test_until_after_puts_the_act_after_the_reference(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.INVERTED

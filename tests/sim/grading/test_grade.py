@@ -38,13 +38,14 @@ CASES = {
             "No credential rotation past step 4.",
             "Avoid rotating the credential beyond step four.",
             "Rotating the credential is not allowed after step 4.",
-            "Hold off on rotating the credential until after step 4.",
         ),
         ("Credential rotation deferred.", "Do not rotate the credential."),
         (
             "Rotate the credential at step 4.",
             "You may now rotate the credential.",
             "Rotate the credential after step 4.",
+            # put off until step 4 is over, then done: the rotation after step 4 the rule forbids
+            "Hold off on rotating the credential until after step 4.",
         ),
         ("Do not rotate the API token after step 4.", "The credential status looked fine."),
         "Do not rotate the credential. This applies after step 4.",

@@ -356,3 +356,23 @@ SORTER = declare_fact(
 )
 def test_a_pin_named_as_what_to_avoid_is_not_kept(fact: Fact, text: str, kept: bool) -> None:
     assert grade_one(text, fact).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # moved off the pin, said as a change or a comparison
+        (TILES, "The render farm tile size was raised from 64 pixels.", Grade.INVERTED),
+        (TILES, "Use a larger tile size than 64 pixels on the render farm.", Grade.INVERTED),
+        (
+            TILES,
+            "The render farm tile size was raised from 32 pixels to 64 pixels.",
+            Grade.ACTIONABLE,
+        ),
+        # a negated bound is a bound, not a refusal: a range for a pin, the pin for a cap
+        (TILES, "Render farm: tile size no higher than 64 pixels.", Grade.DEGRADED),
+        (UPLOADS, "Upload queue: batch limit no higher than 50 files.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_pin_changed_compared_or_bounded(fact: Fact, text: str, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
