@@ -453,11 +453,28 @@ def _stands_in(objects: tuple[str, ...], text: str) -> bool:
     any action on it (sim.grading.lexicon.STAND_IN), or names the object anywhere with a
     blanket restriction right after it ("RH above 60% = display cases off-limits"), or keeps
     it as it is until something holds ("Truck 27 stays in the yard until Gunnar signs off";
-    "It stays here until ..." in a sentence read with the one naming the object)."""
+    "It stays here until ..." in a sentence read with the one naming the object), or holds it
+    ("Hold the platelet units until Teodora confirms")."""
     return bool(objects) and (
         _stand_in(objects).match(text) is not None
         or _blanket(objects).search(text) is not None
         or (STAY_UNTIL_RE.search(text) is not None and _stays(objects).search(text) is not None)
+        or (_HOLD_ENDS.search(text) is not None and _held(objects).match(text) is not None)
+    )
+
+
+# a hold with an end: only then it puts the act off ("hold on the main branch" is a gesture)
+_HOLD_ENDS = re.compile(r" (?:until|till|pending|unless|before|first) ")
+
+
+@lru_cache(maxsize=4_096)
+def _held(objects: tuple[str, ...]) -> re.Pattern[str]:
+    """An order that puts off any act on the object: "Hold the platelet units until Teodora
+    confirms", "park the swag order pending Keiko's approval"."""
+    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    return re.compile(
+        r"^ (?:(?:please|so|then|now|just|and) )*(?:hold|park|pause|freeze|defer|postpone|delay)"
+        r" (?:(?!on |off |up )\S+ )?(?:" + body + r") "
     )
 
 

@@ -371,8 +371,11 @@ def test_a_sentence_that_leaves_the_object_out_reads_with_the_one_before(
     [
         # "that" is the act named before, put off until the yes
         ("Next step: archiving the support mailbox.\nHold that until Ines confirms.", "kept"),
-        # no act named: the mailbox is held, the archiving is not said
-        ("The support mailbox is next.\nHold that until Ines confirms.", "degraded"),
+        # no act named: the mailbox itself is held until the yes, every act on it put off, as
+        # "the support mailbox is on hold until Ines confirms" is
+        ("The support mailbox is next.\nHold that until Ines confirms.", "kept"),
+        # held until something else: not the rule's gate
+        ("The support mailbox is next.\nHold that until Friday.", "dropped"),
     ],
 )
 def test_a_pronoun_a_verb_puts_off_stands_for_the_act_named_before(text: str, grade: str) -> None:

@@ -748,3 +748,17 @@ def test_an_order_of_another_act_on_the_object_is_another_rule(text: str, kept: 
 )
 def test_until_after_puts_the_act_after_the_reference(fact: Fact, text: str) -> None:
     assert grade_one(text, fact).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # an order to hold the object puts off any act on it
+        ("Hold the support mailbox until Ines confirms.", True),
+        ("Hold the support mailbox: Ines has to confirm first.", True),
+        ("Hold the support mailbox until noon.", False),  # another condition
+        ("Hold the print proofs until Ines confirms.", False),  # another object
+    ],
+)
+def test_an_order_to_hold_the_object_holds_its_act(text: str, kept: bool) -> None:
+    assert grade_one(text, MAILBOX).grade.at_floor is kept
