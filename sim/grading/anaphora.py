@@ -44,7 +44,14 @@ _HELD = re.compile(
 # "she", "her", "his": a person, never a thing: they stand only for the one who gives a gate's
 # yes ("Waiting on Marisol" / "- timpani crates: load only after her confirmation")
 _PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
-_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter|later(?! than))\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
+# "later" only as the time an act may come ("the calibration can happen later", "manifests can
+# be printed later", "the deploy comes later"), never a plain adverb ("do not use it later")
+_LATER = re.compile(
+    r"(?:\b(?:can|may|will|could|might)\b[^.;!?]{0,40}?|\b(?:comes?|follows?|happens?) )"
+    r"\b(?=later\b(?! than))",
+    re.IGNORECASE,
+)
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 
 
@@ -62,6 +69,8 @@ def first(raw: str) -> int | None:
     found = [
         m.start() for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE) if (m := p.search(raw)) is not None
     ]
+    if "later" in raw.lower() and (late := _LATER.search(raw)) is not None:
+        found.append(late.end())
     if (held := _HELD.search(raw)) is not None:
         found.append(held.end(2))
     return min(found) if found else None
@@ -115,10 +124,21 @@ def resolve(
         (_PRONOUN, before + own, ""),
         (_PERSON, before + own, ""),
         (_AFTER, before, "after "),
+        (_LATER, before, "after "),
         (_BEFORE, before, "before "),
     )
     for pattern, context, relation in readings:
         if not pattern.search(out) and not (pattern is _PRONOUN and _HELD.search(out)):
+            continue
+        if pattern is _LATER:
+            late = _LATER.search(out)
+            stands = None
+            if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
+                stands = reference
+            elif lacks_object and obj and _names_object(frame, context):
+                stands = obj
+            if late is not None and stands is not None:  # "later" stands right after the match
+                out = out[: late.end()] + relation + stands + out[late.end() + 5 :]
             continue
         if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
             out = pattern.sub(relation + reference, out)

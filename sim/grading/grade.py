@@ -253,7 +253,13 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
-    if frame.values and "value" not in present and "setting" in present and _unpinned(clause):
+    if (
+        frame.values
+        and "value" not in present
+        and "setting" in present
+        and not revoked  # "retention period unpinned": a lifted rule, read as one below
+        and _unpinned(clause)
+    ):
         return INVERTED, ("value",)  # "the liner machine voltage is free to vary"
     if frame.values and agrees and any(c.search(text) for c in frame.cancels):
         return INVERTED, ("value",)  # "disable dropout entirely": no pinned rate at all

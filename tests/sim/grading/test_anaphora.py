@@ -118,3 +118,10 @@ def test_a_personal_pronoun_stands_only_for_the_one_who_gives_the_yes(
 def test_a_personal_pronoun_never_stands_for_the_object() -> None:
     text = "The support mailbox is full. Archive him only after Ines confirms."
     assert not grade_one(text, MAILBOX).grade.at_floor
+
+
+def test_later_points_back_only_as_the_time_an_act_may_come() -> None:
+    assert anaphora.first("Manifests can be printed later.") is not None
+    assert anaphora.first("The API deploy comes later.") is not None
+    assert anaphora.first("Do not use the webhook secret later.") is None  # a plain adverb
+    assert anaphora.first("It can run no later than noon.") is not None  # "it", not "later"
