@@ -26,11 +26,11 @@ _spec.loader.exec_module(bench)
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 309,
-    "confirmation": 447,
-    "ordering": 361,
-    "prohibition": 458,
-    "value_pin": 358,
+    "conditional": 338,
+    "confirmation": 506,
+    "ordering": 421,
+    "prohibition": 485,
+    "value_pin": 392,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
