@@ -442,9 +442,14 @@ def _excepted(frame: Frame, clause: Clause) -> bool:
     return not (frame.ordering and any(w in rest for o in frame.objects for w in o.split()))
 
 
+def _alternation(objects: tuple[str, ...]) -> str:
+    """The object's forms as one regex alternation, longest first."""
+    return "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+
+
 @lru_cache(maxsize=4_096)
 def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
-    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    body = _alternation(objects)
     return re.compile(
         r"^ (?:(?:but|and|so|yet|however|also|now|then|the|a|an|any|all|every|each|our|their|"
         r"this|that|these|those) )*(?:"
@@ -477,7 +482,7 @@ _HOLD_ENDS = re.compile(r" (?:until|till|pending|unless|before|first) ")
 def _held(objects: tuple[str, ...]) -> re.Pattern[str]:
     """An order that puts off any act on the object: "Hold the platelet units until Teodora
     confirms", "park the swag order pending Keiko's approval"."""
-    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    body = _alternation(objects)
     return re.compile(
         r"^ (?:(?:please|so|then|now|just|and) )*(?:hold|park|pause|freeze|defer|postpone|delay)"
         r" (?:(?!on |off |up )\S+ )?(?:" + body + r") "
@@ -486,7 +491,7 @@ def _held(objects: tuple[str, ...]) -> re.Pattern[str]:
 
 @lru_cache(maxsize=4_096)
 def _stays(objects: tuple[str, ...]) -> re.Pattern[str]:
-    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    body = _alternation(objects)
     return re.compile(
         r" (?:" + body + r"|it|they|these|those) (?:(?:must|should|will|can|to|still) )*"
         r"(?:stay|remain|sit) "
@@ -495,7 +500,7 @@ def _stays(objects: tuple[str, ...]) -> re.Pattern[str]:
 
 @lru_cache(maxsize=4_096)
 def _blanket(objects: tuple[str, ...]) -> re.Pattern[str]:
-    body = "|".join(re.escape(o.strip()) for o in sorted(objects, key=len, reverse=True))
+    body = _alternation(objects)
     return re.compile(
         r" (?:" + body + r") (?:(?:is|be|are|stay|remain|now|still) )*"
         r"(?:off-limits|off limit|off limits|on hold|frozen|withheld|untouchable|hands off) "
