@@ -745,8 +745,8 @@ def _other_than(frame: Frame, clause: Clause) -> bool:
 
 
 def _unnamed(names: tuple[str, ...], text: str) -> str:
-    """`text` without the setting's own name: a "load limit of 40 tonnes" names the pin, it
-    states no ceiling ("must not use a load limit of 40 tonnes" refuses the pin)."""
+    """`text` without the rule's own names (its setting's, its object's): a "load limit of 40
+    tonnes" names the pin and states no ceiling, a "stop count" holds no "stop"."""
     for name in names:
         if name in text:
             text = text.replace(name, " ")
