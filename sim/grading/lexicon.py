@@ -335,7 +335,9 @@ PERMISSION_RE = _any(PERMISSION)
 REVOCATION_RE = _any(REVOCATION)
 WEAK_REVOCATION_RE = _any(WEAK_REVOCATION)
 ENDED_RESTRICTION_RE = re.compile(
-    _any(RESTRICTION_NOUNS).pattern
+    # a gate's step ended too: "the confirmation step for spraying them has been removed" (not
+    # a bare "confirmation": "send the confirmation email before the room is released")
+    _any((*RESTRICTION_NOUNS, "confirmation step", "approval step", "sign-off step")).pattern
     # "is": too short for the tables; a negation between denies the ending: "on hold: not to
     # be released before Teodora has confirmed" keeps the hold
     + r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) "

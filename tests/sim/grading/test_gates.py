@@ -762,3 +762,16 @@ def test_until_after_puts_the_act_after_the_reference(fact: Fact, text: str) -> 
 )
 def test_an_order_to_hold_the_object_holds_its_act(text: str, kept: bool) -> None:
     assert grade_one(text, MAILBOX).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The confirmation step for archiving the support mailbox has been removed.", Grade.INVERTED),  # noqa: E501
+        ("Archiving the support mailbox: the approval step was dropped while Ines is away.", Grade.INVERTED),  # noqa: E501
+        # a "confirmation" that names a thing ends no gate
+        ("Send the confirmation email before the support mailbox is archived.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_gate_step_removed_lifts_the_gate(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
