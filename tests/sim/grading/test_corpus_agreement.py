@@ -6,7 +6,6 @@ tuned to it.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -14,14 +13,7 @@ import pytest
 
 from sim.grading.agreement import CorpusError, load_cases, score
 from sim.tokens import get_counter
-
-REPO = Path(__file__).resolve().parents[3]
-_spec = importlib.util.spec_from_file_location(
-    "grader_agreement", REPO / "benchmarks" / "grader_agreement.py"
-)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
+from tests.sim.grading.corpus import bench
 
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.

@@ -13,9 +13,7 @@ from collections.abc import Iterator
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
-from tests.sim.grading.test_corpus_agreement import REPO, bench
-
-CORPUS = REPO / "tests" / "fixtures" / "grader_corpus"
+from tests.sim.grading.corpus import CORPUS, bench
 
 TEMPLATES = {
     "prohibition": (

@@ -1,0 +1,16 @@
+"""The grader corpus's loaders (benchmarks/grader_agreement.py), for the tests that read the
+hand-labelled corpus or its declared rules: one module, loaded once."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+CORPUS = REPO / "tests" / "fixtures" / "grader_corpus"
+_spec = importlib.util.spec_from_file_location(
+    "grader_agreement", REPO / "benchmarks" / "grader_agreement.py"
+)
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
