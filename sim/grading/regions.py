@@ -75,10 +75,22 @@ _TRAILING = frozenset(
 )  # fmt: skip
 
 
-# prepositions read as relations ("with sign-off", "from step 5") that yield to a word after
-# the act saying it comes first or last ("load the washer straight from the carts and sort the
-# linens afterwards")
+# prepositions read as relations ("with sign-off", "from step 5"), loosely
 _LOOSE = frozenset(("with", "from"))
+
+
+def _orders_nothing(frame: Frame, tokens: tuple[str, ...], word: str, obj: int, end: int) -> bool:
+    """Whether a loose preposition before an ordering's object orders nothing: a word after
+    the act says it comes first or last ("raise the gates, with the sirens sounded
+    afterwards", "load the washer straight from the carts and sort the linens afterwards"),
+    or "with" leads an object the other act takes, no act done to it ("load the tunnel washer
+    with the surgical linens"; "with the linens sorted" orders them)."""
+    if word not in _LOOSE or not frame.ordering:
+        return False
+    if _relation_after_object(frame, tokens, end) is not None:
+        return True
+    after = " " + " ".join(tokens[obj : obj + 7]) + " "
+    return word == "with" and not any(a in after for a in frame.actions)
 
 
 _UNLESS = re.compile(r" (?:unless|except if|except when)$")
@@ -254,25 +266,8 @@ def region(frame: Frame, clause: Clause) -> Region:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
                 between = relation_before(tokens, obj)
-                if (
-                    between is not None
-                    and between[0] in _LOOSE
-                    and frame.ordering
-                    and _relation_after_object(frame, tokens, end) is not None
-                ):
-                    between = None  # "raise the gates, with the sirens sounded afterwards":
-                    # the word after the act orders it, "with" does not
-                if (
-                    between is not None
-                    and between[0] == "with"
-                    and frame.ordering
-                    and not any(
-                        a in " " + " ".join(tokens[obj : obj + 7]) + " " for a in frame.actions
-                    )
-                ):
-                    between = None  # "load the tunnel washer with the surgical linens": the
-                    # object is what the other act takes, not done before it ("with the
-                    # linens sorted" would be)
+                if between is not None and _orders_nothing(frame, tokens, between[0], obj, end):
+                    between = None
                 if between is not None and between[1] is Relation.UNLESS and frame.ordering:
                     between = (between[0], Relation.BEFORE)  # "never B unless A" = "... until A"
                 temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)

@@ -378,6 +378,7 @@ _PARTICIPLES = {
     "rung": "ring",
 }  # fmt: skip
 _HELPERS = frozenset(("be", "is", "are", "was", "were", "get", "got", "have", "has", "had"))
+_ADVERBS = frozenset(("not", "yet", "already", "never", "all", "just", "first", "being"))
 _RESPELLED = frozenset(_UNITS) | frozenset(_ORDINAL_WORDS) | frozenset(_PARTICIPLES)
 """Words read by their neighbours."""
 
@@ -405,7 +406,6 @@ def lemmas(normalized: str) -> str:
     return " " + " ".join(tokens) + " "
 
 
-_ADVERBS = frozenset(("not", "yet", "already", "never", "all", "just", "first", "being"))
 _SOURCES: dict[str, tuple[str, ...]] = {}
 for _short, _long in (*_ABBREVIATIONS.items(), *_PARTICIPLES.items()):
     for _word in _long.split():
