@@ -48,8 +48,8 @@ _AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
 # "later" only as the time an act may come ("the calibration can happen later", "manifests can
 # be printed later", "the deploy comes later"), never a plain adverb ("do not use it later")
 _LATER = re.compile(
-    r"(?:\b(?:can|may|will|could|might)\b[^.;!?]{0,40}?|\b(?:comes?|follows?|happens?) )"
-    r"\b(?=later\b(?! than))",
+    r"(?P<keep>\b(?:can|may|will|could|might)\b[^.;!?]{0,40}?|\b(?:comes?|follows?|happens?) )"
+    r"\blater\b(?! than)",
     re.IGNORECASE,
 )
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
@@ -70,7 +70,7 @@ def first(raw: str) -> int | None:
         m.start() for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE) if (m := p.search(raw)) is not None
     ]
     if "later" in raw.lower() and (late := _LATER.search(raw)) is not None:
-        found.append(late.end())
+        found.append(late.end("keep"))
     if (held := _HELD.search(raw)) is not None:
         found.append(held.end(2))
     return min(found) if found else None
@@ -130,18 +130,8 @@ def resolve(
     for pattern, context, relation in readings:
         if not pattern.search(out) and not (pattern is _PRONOUN and _HELD.search(out)):
             continue
-        if pattern is _LATER:
-            late = _LATER.search(out)
-            stands = None
-            if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
-                stands = reference
-            elif lacks_object and obj and _names_object(frame, context):
-                stands = obj
-            if late is not None and stands is not None:  # "later" stands right after the match
-                out = out[: late.end()] + relation + stands + out[late.end() + 5 :]
-            continue
         if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
-            out = pattern.sub(relation + reference, out)
+            out = pattern.sub(_standing(relation + reference), out)
         elif pattern is _PERSON:
             continue  # a person is never the object
         elif lacks_object and obj and _names_object(frame, context):
@@ -150,8 +140,14 @@ def resolve(
                 out = _HELD.sub(_keeping_verb(stands), out)
                 out = pattern.sub(stands, out)
             else:
-                out = pattern.sub(relation + obj, out)
+                out = pattern.sub(_standing(relation + obj), out)
     return out if out != raw else None
+
+
+def _standing(stands: str) -> Callable[[re.Match[str]], str]:
+    """A replacement: the words a match keeps (`_LATER`'s modal and what follows it) and
+    `stands` in place of the rest ("can happen later" -> "can happen after the staking")."""
+    return lambda m: (m.groupdict().get("keep") or "") + stands
 
 
 def _keeping_verb(stands: str) -> Callable[[re.Match[str]], str]:
