@@ -397,14 +397,18 @@ def _only_told(frame: Frame, text: str) -> bool:
         for name in ref.tokens - _NOT_NAMES:
             if len(name) < 3 or f" {name} " not in text or _function_word(name):
                 continue
-            told = re.search(
-                rf" {re.escape(name)} (?:\S+ ){{0,3}}?(?:be|is|are|was|were|get|got) "
-                rf"(?:\S+ )?{_TOLD} | {_TOLD} {re.escape(name)} ",
-                text,
-            )
-            if told is not None:
+            if _told(name).search(text) is not None:
                 return True
     return False
+
+
+@lru_cache(maxsize=4_096)
+def _told(name: str) -> re.Pattern[str]:
+    """`name` told, not telling: "Tomasz to be informed", "inform Tomasz"."""
+    n = re.escape(name)
+    return re.compile(
+        rf" {n} (?:\S+ ){{0,3}}?(?:be|is|are|was|were|get|got) (?:\S+ )?{_TOLD} | {_TOLD} {n} "
+    )
 
 
 _YES_FIRST = re.compile(
