@@ -44,7 +44,18 @@ _HELD = re.compile(
 # "she", "her", "his": a person, never a thing: they stand only for the one who gives a gate's
 # yes ("Waiting on Marisol" / "- timpani crates: load only after her confirmation")
 _PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
-_AFTER = re.compile(r"\b(?:afterwards?|after that|thereafter)\b", re.IGNORECASE)
+# "then" as "after that" only where it cannot close an "if": "only then", or opening a
+# sentence ("Sort the linens first; only then load the washer." / "Then load the washer."),
+# as "next" does before a comma ("Next: ..." heads a plan, it does not point back); "once
+# that is done", "when finished": the act before, done
+_AFTER = re.compile(
+    r"\b(?:afterwards?|after (?:that|this)|thereafter|subsequently|only then"
+    r"|following (?:that|this))\b"
+    r"|\b(?:once|when|after) (?:(?:that|this|it)(?:\s+is|'s|’s|\s+has been|\s+was)?\s+)?"
+    r"(?:done|finished|complete|completed|over)\b"
+    r"|^[\W_]*(?:and |so )?(?:then\b|next,)",
+    re.IGNORECASE,
+)
 # "later" only as the time an act may come ("the calibration can happen later", "manifests can
 # be printed later", "the deploy comes later"), never a plain adverb ("do not use it later")
 _LATER = re.compile(
@@ -53,10 +64,21 @@ _LATER = re.compile(
     re.IGNORECASE,
 )
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
+# a "first" that ends its clause: before what was said before ("Do not discard the samples
+# yet. Tomasz has to confirm first.")
+_FIRST = re.compile(r"\bfirst\b(?=\s*(?:[.;!?)]|$))", re.IGNORECASE)
+# "In that case, do not deploy": the case the sentence before named
+_IF = re.compile(
+    r"\b(?:in (?:that|this|which|such a) case|if so|should (?:that|this) happen"
+    r"|if (?:that|this) happens|when (?:that|this) happens)\b",
+    re.IGNORECASE,
+)
 
 
 _ANY = re.compile(
-    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand"
+    r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand|then"
+    r"|subsequently|next(?=,)|(?:once|when|after) (?:done|finished|complete|completed|over)"
+    r"|first(?=\s*(?:[.;!?)]|$))|if so"
     r"|she|her|he|him|his)\b"
 )
 
@@ -67,7 +89,9 @@ def first(raw: str) -> int | None:
     if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
         return None
     found = [
-        m.start() for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE) if (m := p.search(raw)) is not None
+        m.start()
+        for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE, _FIRST, _IF)
+        if (m := p.search(raw)) is not None
     ]
     if "later" in raw.lower() and (late := _LATER.search(raw)) is not None:
         found.append(late.end("keep"))
@@ -126,28 +150,68 @@ def resolve(
         (_AFTER, before, "after "),
         (_LATER, before, "after "),
         (_BEFORE, before, "before "),
+        (_FIRST, before, "before "),
+        (_IF, before, "if "),
     )
     for pattern, context, relation in readings:
         if not pattern.search(out) and not (pattern is _PRONOUN and _HELD.search(out)):
             continue
-        if lacks_reference and not lacks_object and _completes_reference(frame, context, lem):
+        if (
+            lacks_reference
+            and not lacks_object
+            and _points_to_reference(frame, pattern, context, lem)
+        ):
             out = pattern.sub(_standing(relation + reference), out)
         elif pattern is _PERSON:
             continue  # a person is never the object
         elif lacks_object and obj and _names_object(frame, context):
+            done = _done_before(frame, obj, before, lem)
             if pattern is _PRONOUN:
                 stands = _stands_for(frame, obj, before, lem, out)
                 out = _HELD.sub(_keeping_verb(stands), out)
-                out = pattern.sub(stands, out)
+                out = pattern.sub(_pronoun_for(stands, done), out)
+            elif pattern is _FIRST and done is None:
+                out = f"{obj}: {out}"  # "Disposal blocked: Halvard has to confirm first.":
+                # before no act named, so about the object named before, as its label
             else:
-                out = pattern.sub(_standing(relation + obj), out)
+                out = pattern.sub(_standing(relation + (done or obj)), out)
     return out if out != raw else None
+
+
+def _points_to_reference(frame: Frame, pattern: re.Pattern[str], context: str, lem: str) -> bool:
+    """Whether what was said before gives the reference a sentence lacks: a bare "first" or
+    "in that case" only where it names every word of it ("Next up: paginate the /api/shipments
+    endpoint. Database migration to run first." names no API deploy); a pronoun or
+    "afterwards" where it completes it."""
+    if pattern is _FIRST or pattern is _IF:
+        # each word as written (lemma space), not a loose match: "shipment" is no "ship"
+        words = set(context.split())
+        return any(r.tokens <= words for r in frame.references)
+    return _completes_reference(frame, context, lem)
 
 
 def _standing(stands: str) -> Callable[[re.Match[str]], str]:
     """A replacement: the words a match keeps (`_LATER`'s modal and what follows it) and
     `stands` in place of the rest ("can happen later" -> "can happen after the staking")."""
     return lambda m: (m.groupdict().get("keep") or "") + stands
+
+
+def _done_before(frame: Frame, obj: str, before: str, lem: str) -> str | None:
+    """The act on the object the sentence before names, where this sentence names what an
+    order puts after it: "Sort the linens first. After that, load the washer." is "after
+    sorting the linens", not "after the linens" (an order's act is what "that" was)."""
+    if not frame.sequenced or not _names_reference(frame, lem):
+        return None
+    act = next((a.strip() for a in frame.actions if a in before), None)
+    return f"{act} {obj}" if act is not None else None
+
+
+def _pronoun_for(stands: str, done: str | None) -> Callable[[re.Match[str]], str]:
+    """A `_PRONOUN` replacement: a bare "this"/"that" after a relation word stands for the
+    act done before (`_done_before`) where there is one; any other pronoun for `stands`."""
+    if done is None:
+        return lambda m: stands
+    return lambda m: done if m.group(0).lower() in ("this", "that") else stands
 
 
 def _keeping_verb(stands: str) -> Callable[[re.Match[str]], str]:

@@ -8,6 +8,7 @@ is read from the words just before it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -157,8 +158,14 @@ def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation]
     lead = " " + " ".join(tokens[max(0, start - 5) : start]) + " "
     found = None
     for m in lx.RELATION_RE.finditer(lead):
+        if m.group(0) == "on" and _PARTICLE_ON.search(lead, 0, m.end() + 1):
+            continue  # "move on to posting it": a verb's particle, not "on" a case
         found = m
     return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
+
+
+# "on" as the particle of a verb that moves to the next act ("move on to", "go on with")
+_PARTICLE_ON = re.compile(r" (?:move|go|carry|get|press|push|head|pass|keep) on $")
 
 
 def covers(tokens: tuple[str, ...], ref: frozenset[str]) -> bool:

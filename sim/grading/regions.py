@@ -40,6 +40,21 @@ def _after(frame: Frame, tokens: tuple[str, ...], end: int) -> bool:
     return obj is not None and obj >= end
 
 
+_CONDITIONAL = frozenset(("if", "when", "whenever", "should", "in case"))
+_OPENING = frozenset(("and", "but", "so", "also", "now", "only", "even"))
+
+
+def _conditional(frame: Frame, before: tuple[str, ...]) -> bool:
+    """Whether the words before a "then" are the case of a conditional: they open with "if",
+    "when", ... and hold none of the rule's acts ("Run it if needed, then deploy" and "When
+    ready, run the migration, then deploy" are sequences)."""
+    words = [t for t in before[:3] if t not in _OPENING]
+    if not words or not (words[0] in _CONDITIONAL or " ".join(words[:2]) in _CONDITIONAL):
+        return False
+    text = " " + " ".join(before) + " "
+    return not any(a in text for a in frame.actions)
+
+
 def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) -> Relation | None:
     """ "B first; A can follow afterwards": the relation stands after the object, which comes
     after the reference; A follows B, so A is after B."""
@@ -230,6 +245,9 @@ def region(frame: Frame, clause: Clause) -> Region:
         if found is not None and found[0] == "then" and _after(frame, tokens, end):
             found = None  # "check X, then resize the disk - the snapshot comes after": "then"
             # ties the reference to what precedes it, not to the object that follows it
+        if found is not None and found[0] == "then" and _conditional(frame, tokens[:start]):
+            found = None  # "if the migration fails, then deploy the API": the "then" of an
+            # "if", which names what follows a case, not what follows the act
         if found is not None:
             relation = found[1]
             if (

@@ -47,6 +47,74 @@ def test_an_adverb_points_back_to_the_sentence_before(text: str) -> None:
     assert grade_one(text, ORDERING).grade is Grade.INVERTED
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Run the database migration first. After that, deploy the API.", True),
+        ("The database migration is run first. The API is deployed after that.", True),
+        ("Run the database migration first; only then deploy the API.", True),
+        ("Run the database migration. Then deploy the API.", True),
+        ("Run the database migration. Once that is done, deploy the API.", True),
+        ("Run the database migration. When finished, deploy the API.", True),
+        ("Run the database migration first. Next, deploy the API.", True),
+        ("Run the database migration. Subsequently the API is deployed.", True),
+        ("Deploy the API first. After that, run the database migration.", False),
+        ("Deploy the API. Once that's done, run the database migration.", False),
+        ("Deploy the API. Only then run the database migration.", False),
+    ],
+)
+def test_after_that_stands_for_the_act_done_before(text: str, kept: bool) -> None:
+    # "that" is the migration run, not the migration: "after the migration, deploy" must not
+    # be read as "the migration after deploying"
+    g = grade_one(text, ORDERING)
+    assert g.grade.at_floor is kept
+    if not kept:
+        assert g.grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the database migration fails, then deploy the API.",
+        "When the database migration stalls, then deploy the API anyway.",
+    ],
+)
+def test_the_then_of_an_if_orders_nothing(text: str) -> None:
+    assert not grade_one(text, ORDERING).grade.at_floor
+
+
+def test_a_then_after_the_act_still_orders() -> None:
+    text = "When you are ready, run the database migration, then deploy the API."
+    assert grade_one(text, ORDERING).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # a "first" that ends its clause: before what the sentence before named
+        (CONFIRMATION, "Do not delete the old backups yet. The user has to confirm first.",
+         Grade.ACTIONABLE),
+        (ORDERING, "Deploy the API at noon. The database migration has to run first.",
+         Grade.ACTIONABLE),
+        (ORDERING, "Run the database migration at noon. Deploy the API first.", Grade.INVERTED),
+        # "in that case", "if so": the case named before
+        (CONDITIONAL, "The integration tests may fail. In that case, do not merge the release "
+         "branch.", Grade.ACTIONABLE),
+        (CONDITIONAL, "The integration tests may fail. If so, merge the release branch anyway.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_first_and_in_that_case_point_back(fact, text, grade) -> None:  # type: ignore[no-untyped-def]
+    assert grade_one(text, fact).grade is grade
+
+
+def test_move_on_to_is_a_verb_not_a_case() -> None:
+    text = "After running the database migration, move on to deploying the API."
+    assert grade_one(text, ORDERING).grade.at_floor
+    text = "Deploy the API, then move on to running the database migration."
+    assert grade_one(text, ORDERING).grade is Grade.INVERTED
+
+
 def test_later_points_back_only_to_what_was_named() -> None:
     assert grade_one("Run the database migration later.", ORDERING).grade is not Grade.INVERTED
     text = "Run the database migration first. The API deploy comes later."
@@ -73,7 +141,9 @@ def test_a_pronoun_for_something_else_keeps_nothing(fact, text) -> None:  # type
 
 def test_this_and_that_count_only_as_a_whole_noun_phrase() -> None:
     assert anaphora.first("Prerequisite for that: a snapshot.") is not None
-    assert anaphora.first("We agreed that the snapshot comes first.") is None
+    assert anaphora.first("We agreed that the snapshot runs at noon.") is None
+    # a "first" that ends its clause points back (before what was said before)
+    assert anaphora.first("We agreed that the snapshot comes first.") is not None
     assert anaphora.first("Before this step, back up.") is None
 
 
