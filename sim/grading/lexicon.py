@@ -40,6 +40,7 @@ NEGATION = (
     "leave it alone", "leave them alone", "leave it be", "leave them be", "let it be",
     "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
     "keep as is", "keep it as is", "off the table", "no-go", "out of bounds", "not an option",
+    "nobody", "no-one",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 
@@ -156,6 +157,7 @@ DOUBLE_NEGATIVE = (
     "nothing prevents", "nothing stops", "nothing blocks", "no reason to hold",
     "no reason to wait", "no reason to delay", "no reason to block", "no reason to stop",
     "no reason not to", "no need to hold", "no need to delay", "no need to block",
+    "nobody said", "no one said", "nobody objects to", "no one objects to",
 )  # fmt: skip
 """Negations that demand or allow the action ("do not forget to back up", "it is not forbidden
 to purge it", "there is no rule against it"): read as positive."""
@@ -200,6 +202,8 @@ HEDGE = (
     "would be good", "would be great", "would be best", "it is best to", "starting point",
     "baseline", "guideline", "rough guide", "tune per", "adjust per", "adjust as needed",
     "whichever is cheaper", "whichever is faster", "whichever is easier",
+    "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
+    "judgment call", "where practical", "if practical", "when practical",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 
@@ -334,15 +338,44 @@ DEFERRAL_RE = _any(DEFERRAL)
 PERMISSION_RE = _any(PERMISSION)
 REVOCATION_RE = _any(REVOCATION)
 WEAK_REVOCATION_RE = _any(WEAK_REVOCATION)
+# "is": too short for the tables; a negation between denies the ending: "on hold: not to be
+# released before Teodora has confirmed" keeps the hold
+_ENDING_NOW = (
+    r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) " + _any(ENDED).pattern
+)
 ENDED_RESTRICTION_RE = re.compile(
     # a gate's step ended too: "the confirmation step for spraying them has been removed" (not
     # a bare "confirmation": "send the confirmation email before the room is released")
     _any((*RESTRICTION_NOUNS, "confirmation step", "approval step", "sign-off step")).pattern
-    # "is": too short for the tables; a negation between denies the ending: "on hold: not to
-    # be released before Teodora has confirmed" keeps the hold
-    + r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) "
-    + _any(ENDED).pattern
+    + _ENDING_NOW
 )
+ENDED_GATE_RE = re.compile(
+    # "Wendeline's confirmation before firing the finale rack has been dropped": the yes named
+    # by what it comes before (the email of "send the confirmation email before ..." is not)
+    _any(("confirmation", "approval", "sign-off", "signoff", "go-ahead", "consent",
+          "authorization", "authorisation")).pattern
+    + r" (?:before|for|prior to|ahead of)"
+    + _ENDING_NOW
+    # "... has been dropped as a prerequisite"
+    + r"|"
+    + _ENDING_NOW
+    + r" as (?:a |an |the )?(?:prerequisite|precondition|requirement|gate|condition|step)(?![\w-])"
+)  # fmt: skip
+"""A gate's yes said to be ended, by what it gates or as what it was."""
+ENDING_RESTRICTION_RE = re.compile(
+    r"(?i)\b(?:remov|dropp|lift|cancel|retir|scrapp|waiv|rescind|revok|withdr[ae]w|repeal"
+    r"|relax|void)\w*"
+    # the words of the restriction's name between, in one phrase (raw text: never across a
+    # colon, "Revoking the signing key: frozen after step 2"), never a place or a bound
+    # ("remove the items over the limit" removes items)
+    r"(?:\s+(?!(?:over|above|below|under|beyond|past|within|to|from|at|of|in|on|into|than|by)"
+    r"\b)[\w'-]+){0,5}?\s+"
+    r"(?:hold|requirement|restriction|rule|freeze|ban|constraint|prohibition|limit|embargo"
+    r"|moratorium|prerequisite|precondition|cap|ceiling|cutoff)s?\b"
+)
+"""A restriction ended by an active verb, in raw text: "the harbour master dropped the 3-knot
+limit", "we scrapped the freeze". Not the nouns that name things too (a lock, a guard, a gate,
+a pin)."""
 _LIFTED_NOUN = _any((*RESTRICTION_NOUNS, "cap", "ceiling", "wait", "interlock", "cutoff"))
 LIFTED_RE = re.compile(
     r"(?<![\w-])lift(?: \S+){0,4} "

@@ -172,6 +172,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         or ("lift" in s and lx.LIFTED_RE.search(s))
         or (not negated and lx.WEAK_REVOCATION_RE.search(s))
         or lx.ENDED_RESTRICTION_RE.search(s)
+        or lx.ENDED_GATE_RE.search(s)
+        or (raw and lx.ENDING_RESTRICTION_RE.search(raw) is not None)
         or (":" in raw and _ENDED_LABEL.search(raw) is not None)
         or ("more" in s and _ANYMORE.search(s) is not None)
     ):

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 338,
-    "confirmation": 507,
-    "ordering": 421,
-    "prohibition": 485,
-    "value_pin": 392,
+    "conditional": 361,
+    "confirmation": 556,
+    "ordering": 473,
+    "prohibition": 514,
+    "value_pin": 416,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -32,16 +32,11 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
-    # "Best to avoid berthing the LNG carrier when ...": "best to" advises, not read as a hedge
-    "D174-10",
     # "Do not close the feeder 6 breaker until Ifeoma confirms": another breaker, read as the
     # rule's by the short form "breaker" its anchors list
     "D175-14",
     # "Paint the hockey lines ... and seal it afterwards": "afterwards" inside one sentence
     "D177-06",
-    # "Wendeline's confirmation before firing the finale rack has been dropped": the gate
-    # dropped, not read as lifted
-    "D180-07",
 }
 
 

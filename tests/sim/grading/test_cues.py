@@ -96,6 +96,55 @@ def test_a_lifted_gate_is_inverted(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "grade"),
     [
+        # the yes named by what it gates, or as a prerequisite, said to be ended
+        ("The account owner's confirmation before upgrading the tenant plan was dropped.",
+         Grade.INVERTED),
+        ("Account owner confirmation has been scrapped as a prerequisite for the tenant plan "
+         "upgrade.", Grade.INVERTED),
+        # a confirmation email is no gate
+        ("Send the confirmation email before the tenant plan is upgraded.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_gate_said_to_be_ended_is_lifted(text: str, grade: Grade) -> None:
+    assert grade_one(text, UPGRADE).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Ops dropped the step-3 freeze on payroll batch reprocessing.", Grade.INVERTED),
+        ("We scrapped the reprocessing limits for the payroll batch after step 3.",
+         Grade.INVERTED),
+        # the act of the rule is not the ending of a restriction named after a colon
+        ("Reprocessing the payroll batch: frozen after step 3.", Grade.ACTIONABLE),
+        # nor is removing things beyond a bound
+        ("Remove the rows over the limit, and do not reprocess the payroll batch after step 3.",
+         Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_restriction_ended_by_an_active_verb(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Nobody should reprocess the payroll batch after step 3.", Grade.ACTIONABLE),
+        ("Past step 3, no-one may reprocess the payroll batch.", Grade.ACTIONABLE),
+        ("Nobody said you cannot reprocess the payroll batch after step 3.", Grade.INVERTED),
+        ("Best to avoid reprocessing the payroll batch after step 3.", Grade.DEGRADED),
+        ("Reprocessing the payroll batch after step 3 is not advisable.", Grade.DEGRADED),
+        ("Do not reprocess the payroll batch after step 3, at the lead's discretion.",
+         Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_nobody_forbids_and_advice_hedges(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
         # a restriction said to be gone, or no longer there at all
         ("The freeze on payroll batch reprocessing after step 3 is gone.", Grade.INVERTED),
         ("There is no longer any ban on reprocessing the payroll batch after step 3.",
