@@ -48,11 +48,13 @@ _PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
 # sentence ("Sort the linens first; only then load the washer." / "Then load the washer."),
 # as "next" does before a comma ("Next: ..." heads a plan, it does not point back); "once
 # that is done", "when finished": the act before, done
+_DONE = r"(?:done|finished|complete|completed|over)"
+_CLAUSE_END = r"(?=\s*(?:[.;!?)]|$))"
 _AFTER = re.compile(
     r"\b(?:afterwards?|after (?:that|this)|thereafter|subsequently|only then"
     r"|following (?:that|this))\b"
     r"|\b(?:once|when|after) (?:(?:that|this|it)(?:\s+is|'s|’s|\s+has been|\s+was)?\s+)?"
-    r"(?:done|finished|complete|completed|over)\b"
+    rf"{_DONE}\b"
     r"|^[\W_]*(?:and |so )?(?:then\b|next,)",
     re.IGNORECASE,
 )
@@ -66,7 +68,7 @@ _LATER = re.compile(
 _BEFORE = re.compile(r"\bbeforehand\b", re.IGNORECASE)
 # a "first" that ends its clause: before what was said before ("Do not discard the samples
 # yet. Tomasz has to confirm first.")
-_FIRST = re.compile(r"\bfirst\b(?=\s*(?:[.;!?)]|$))", re.IGNORECASE)
+_FIRST = re.compile(rf"\bfirst\b{_CLAUSE_END}", re.IGNORECASE)
 # "In that case, do not deploy": the case the sentence before named
 _IF = re.compile(
     r"\b(?:in (?:that|this|which|such a) case|if so|should (?:that|this) happen"
@@ -77,8 +79,7 @@ _IF = re.compile(
 
 _ANY = re.compile(
     r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand|then"
-    r"|subsequently|next(?=,)|(?:once|when|after) (?:done|finished|complete|completed|over)"
-    r"|first(?=\s*(?:[.;!?)]|$))|if so"
+    rf"|subsequently|next(?=,)|(?:once|when|after) {_DONE}|first{_CLAUSE_END}|if so"
     r"|she|her|he|him|his)\b"
 )
 
@@ -202,7 +203,7 @@ def _done_before(frame: Frame, obj: str, before: str, lem: str) -> str | None:
     sorting the linens", not "after the linens" (an order's act is what "that" was)."""
     if not frame.sequenced or not _names_reference(frame, lem):
         return None
-    act = next((a.strip() for a in frame.actions if a in before), None)
+    act = _act_named(frame, before)
     return f"{act} {obj}" if act is not None else None
 
 
@@ -212,6 +213,11 @@ def _pronoun_for(stands: str, done: str | None) -> Callable[[re.Match[str]], str
     if done is None:
         return lambda m: stands
     return lambda m: done if m.group(0).lower() in ("this", "that") else stands
+
+
+def _act_named(frame: Frame, text: str) -> str | None:
+    """The first of the rule's acts that `text` (lemma space) names."""
+    return next((a.strip() for a in frame.actions if a in text), None)
 
 
 def _keeping_verb(stands: str) -> Callable[[re.Match[str]], str]:
@@ -225,7 +231,7 @@ def _stands_for(frame: Frame, obj: str, before: str, lem: str, raw: str) -> str:
     lost-item records. / Hold that until Marguerite has confirmed.": the purge is held)."""
     held = _HELD.search(raw)
     if held and held.group(1).lower() in _DEFERS and not any(a in lem for a in frame.actions):
-        act = next((a.strip() for a in frame.actions if a in before), None)
+        act = _act_named(frame, before)
         if act is not None:
             return f"{act} {obj}"
     return obj

@@ -356,9 +356,9 @@ ENDED_GATE_RE = re.compile(
           "authorization", "authorisation")).pattern
     + r" (?:before|for|prior to|ahead of)"
     + _ENDING_NOW
-    # "... has been dropped as a prerequisite"
-    + r"|"
-    + _ENDING_NOW
+    # "... has been dropped as a prerequisite" (an unanchored search needs no words before)
+    + r"| (?:be|is|have be|get|now) "
+    + _any(ENDED).pattern
     + r" as (?:a |an |the )?(?:prerequisite|precondition|requirement|gate|condition|step)(?![\w-])"
 )  # fmt: skip
 """A gate's yes said to be ended, by what it gates or as what it was."""

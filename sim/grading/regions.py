@@ -41,14 +41,14 @@ def _after(frame: Frame, tokens: tuple[str, ...], end: int) -> bool:
 
 
 _CONDITIONAL = frozenset(("if", "when", "whenever", "should", "in case"))
-_OPENING = frozenset(("and", "but", "so", "also", "now", "only", "even"))
+_LEAD_WORDS = frozenset(("and", "but", "so", "also", "now", "only", "even"))
 
 
 def _conditional(frame: Frame, before: tuple[str, ...]) -> bool:
     """Whether the words before a "then" are the case of a conditional: they open with "if",
     "when", ... and hold none of the rule's acts ("Run it if needed, then deploy" and "When
     ready, run the migration, then deploy" are sequences)."""
-    words = [t for t in before[:3] if t not in _OPENING]
+    words = [t for t in before[:3] if t not in _LEAD_WORDS]
     if not words or not (words[0] in _CONDITIONAL or " ".join(words[:2]) in _CONDITIONAL):
         return False
     text = " " + " ".join(before) + " "
