@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 361,
-    "confirmation": 556,
-    "ordering": 473,
-    "prohibition": 514,
-    "value_pin": 416,
+    "conditional": 388,
+    "confirmation": 606,
+    "ordering": 527,
+    "prohibition": 541,
+    "value_pin": 439,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -37,6 +37,21 @@ KNOWN_FALSE_KEPT = {
     "D175-14",
     # "Paint the hockey lines ... and seal it afterwards": "afterwards" inside one sentence
     "D177-06",
+    # the same rule on another thing of the object's kind ("the ULTEM 9085 print job", "the
+    # cleaning pig", "the Sumatra Mandheling roast"), read as the rule's by its head noun
+    "D184-14",
+    "D190-14",
+    "D198-14",
+    # "parish registers OK to unpack before the incoming ledger boxes are frozen", "it's
+    # acceptable to strip the pipe lagging before the enclosure is sealed": a permission of the
+    # reversed order, read as the order itself
+    "D187-08",
+    "D197-08",
+    # the rule stated, then revised by the next line ("That has been replaced: 38 m/s", "Skip
+    # it and go straight to launching", "Scratch that - it's been changed to 195°C")
+    "D188-09",
+    "D190-09",
+    "D198-09",
 }
 
 
