@@ -73,9 +73,15 @@ def topic_words(frame: Frame) -> Topic:
     return Topic(things, things - heads, acts, refs)
 
 
+_NO_MATTER = re.compile(r" (?:no long|no longer|not|never|hardly|nothing) (?:\S+ )?matter(?= )")
+
+
 @lru_cache(maxsize=32_768)  # one sentence is asked about for every dropped fact, at every level
 def cautions(lemma_text: str) -> bool:
-    """Whether a sentence (lemma space) carries a caution, a requirement or a hedge."""
+    """Whether a sentence (lemma space) carries a caution, a requirement or a hedge ("the
+    order no longer matters" lifts one: sim.grading.lexicon's revocations)."""
+    if " matter" in lemma_text:
+        lemma_text = _NO_MATTER.sub(" ", lemma_text)
     return bool(
         lx.CAUTION_RE.search(lemma_text)
         or lx.GESTURE_RE.search(lemma_text)
@@ -85,14 +91,18 @@ def cautions(lemma_text: str) -> bool:
 
 def names_topic(topic: Topic, lemma_text: str) -> bool:
     """Whether a sentence names the rule's topic: by a word of its object or setting, or by
-    the action with a word of the condition's reference. A rule of its own about a thing the
-    topic's modifier names ("Do not use the build cache later" beside a rule on build runners:
-    a negation, and "build" before a noun of its own) is another thing's, not an allusion."""
+    the action with a word of the condition's reference (a modifier after "to" is a verb). A
+    rule of its own about a thing the topic's modifier names ("Do not use the build cache
+    later" beside a rule on build runners: a negation, and "build" before a noun of its own)
+    is another thing's, not an allusion."""
     tokens = lemma_text.split()
     found = topic.things.intersection(tokens)
     if not found:
         return bool(topic.actions.intersection(tokens) and topic.references.intersection(tokens))
-    if found <= topic.modifiers and lx.NEGATION_RE.search(lemma_text):
+    if found <= topic.modifiers and not lx.NEGATION_RE.search(lemma_text):
+        # "make sure to build the release notes": after "to", the modifier is a verb
+        return any(t in found and (i == 0 or tokens[i - 1] != "to") for i, t in enumerate(tokens))
+    if found <= topic.modifiers:
         own = topic.words
         last = len(tokens) - 1
         for i, token in enumerate(tokens):

@@ -15,14 +15,21 @@ import re
 
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
-    r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b)"
+    r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
+    # "the barley accessions, however, can be thawed": set off inside one clause, whose
+    # subject stands before it
+    r"(?!,?\s*(?:can|could|may|might|must|should|shall|will|would|is|are|was|were|has|have|"
+    r"had|needs?|stays?|remains?|gets?)\b))"
     # ", while X can ...": a contrast, not a time ("while step 3 runs")
     r"|,\s*(?=while\s[^,;.]*?\b(?:can|may|allowed|fine|free)\b)"
     r"|\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(
-    r"^(?:and\s+|but\s+)?(?:that|this|it|which|these|those|the same|same|such|"
+    r"^(?:and\s+|but\s+)?"
+    # "but it's acceptable to strip the lagging ...": an "it" that stands for what follows
+    r"(?!it(?:'s|\s+is|\s+was|\s+will\s+be)\s+(?:[\w-]+\s+){0,2}?(?:to|for)\s)"
+    r"(?:that|this|it|which|these|those|the same|same|such|"
     r"this rule|that rule|the rule|the restriction|the requirement)\b",
     re.IGNORECASE,
 )

@@ -102,6 +102,7 @@ class Frame:
     # hit"), lower case, with the other words of the user's object forms (lemma space)
     narrowings: tuple[tuple[str, frozenset[str]], ...] = ()
     cap: bool = False  # a pin that is a ceiling ("cap the stop count at 18", "a load limit")
+    kind_words: tuple[str, ...] = ()  # the object's words before its head, as written
 
     @property
     def sequenced(self) -> bool:
@@ -239,6 +240,7 @@ class Frame:
             held_state(actions[0]) if actions and fact.polarity is Polarity.FORBID else None,
             _narrowings(groups["object"].forms) if "object" in groups else (),
             "value" in groups and _CAP.search(lemmas(normalize(fact.text))) is not None,
+            tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
         )
 
 
@@ -280,7 +282,7 @@ def held_state(action: str) -> Lazy | None:
     return Lazy(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
 
 
-_IDENTIFIED = re.compile(r"([A-Za-z][\w-]*) (\d+|[A-Z])")
+_IDENTIFIED = re.compile(r"([A-Za-z][\w-]*) (\d+|[A-Z])(?![\w-])")
 _QUALIFIED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([A-Z][a-z][\w-]*) ([a-z]+)")
 _NUMBERED = re.compile(r"(?:e?s)? (at|in|on|for|from) (?:the )?([a-z]+) (\d+)\b")
 
@@ -305,10 +307,11 @@ def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
     for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
     base" may be the rule's own."""
-    named = _IDENTIFIED.fullmatch(objects[0].strip())
-    if named is not None:  # "Pit B", "Crane 3": another letter or number is another one
-        noun, ident = named.groups()
-        return Lazy(rf"(?i:\b{re.escape(noun)}) (?!{re.escape(ident)}\b)(?:\d+|[A-Z])\b")
+    named = _IDENTIFIED.match(objects[0].strip())
+    if named is not None:  # "Pit B", "Crane 3", "the Tunnel 2 test section": another letter
+        # or number is another one, in a clause that does not name the rule's own as well
+        noun, ident = map(re.escape, named.groups())
+        return Lazy(rf"^(?!.*(?i:\b{noun}) {ident}\b).*?(?i:\b{noun}) (?!{ident}\b)(?:\d+|[A-Z])\b")
     qualified = _after(objects[0], _QUALIFIED, text)
     if qualified is None:
         numbered = _after(objects[0], _NUMBERED, text)
@@ -411,7 +414,7 @@ def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], .
     return tuple(out)
 
 
-_NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)\s+(?:([A-Za-z][\w-]*)\s+)?$")
+_NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)\s+(?:([A-Za-z0-9][\w-]*)\s+)?$")
 
 
 def names_another(frame: Frame, raw: str) -> bool:
@@ -423,16 +426,25 @@ def names_another(frame: Frame, raw: str) -> bool:
     user's own forms, a function word or a cue holds: "Never clear screening hits", "The drip
     line" and "the schema migration" (a listed form) name the fact's own."""
     low = raw.lower()
+    # a rule whose own kind is a name ("the Yirgacheffe roast") or a gerund ("the gauging
+    # pig") makes another name or gerund in that place another kind of it
+    named = any(w[:1].isupper() for w in frame.kind_words)
+    gerund = any(w.endswith("ing") for w in frame.kind_words)
     for short, rest in frame.narrowings:
         start = low.find(short)
         while start >= 0:
             before = _NAME_BEFORE.search(raw, 0, start)
             if before is not None:
                 first, second = before.groups()
+                if second is not None and second.isdigit():
+                    # "the feeder 6 breaker", "the ULTEM 9085 print job": a numbered thing
+                    if first.lower() not in _DETERMINERS and _other_kind(frame, first, rest):
+                        return True
+                    second = None
                 words = (first, second) if second else (first,)
                 # a capitalized word before a one-word form is as often its own modifier
                 # ("the URL slug") as another kind; only a lowercase kind counts there
-                for word in words if " " in short else ():
+                for word in words if " " in short or named else ():
                     if word[0].isupper() and _other_kind(frame, word, rest):
                         return True
                 # "the payroll audit logs": a lowercase modifier after a determiner, which no
@@ -443,7 +455,8 @@ def names_another(frame: Frame, raw: str) -> bool:
                     and second.isalpha()
                     and second.islower()
                     and second not in _STATES
-                    and not second.endswith(("ed", "ing"))
+                    and not second.endswith("ed")
+                    and (gerund or not second.endswith("ing"))
                     and _other_kind(frame, second, rest)
                 ):
                     return True

@@ -359,7 +359,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         if not missing:
             missing = ("modality",)
     if (
-        len(present) >= 2
+        (len(present) >= 2 and not _reported(frame, clause))
         or clause.hedged
         or clause.directive
         or clause.gesture
@@ -368,6 +368,45 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):
         return DEGRADED, missing or ("modality",)
     return None
+
+
+_PAST_IRREGULAR = frozenset(
+    ("sent", "run", "ran", "built", "put", "set", "cut", "shut", "made", "kept", "held", "done",
+     "written", "given", "taken", "brought", "bought", "fed", "laid", "left", "lit", "read",
+     "rebuilt", "reset", "rerun", "resent", "reread", "split", "spun", "struck", "swept",
+     "thrown", "torn", "worn", "wound", "hung", "dug", "drawn", "driven", "flown", "frozen")
+)  # fmt: skip
+_RULE_WORDS = re.compile(
+    r"\b(?:must|should|shall|need|needs|needed|required?|has to|have to|had to|to be|"
+    r"mandatory|always|never|only|ensure|make sure|be sure|remember|not|no|n't|before|after|"
+    r"until|till|unless|first|then|once|if|when|while|pending|awaiting|wait|hold|keep|stay|"
+    r"stays|allowed|permitted|ok to|okay to|may|can|could|fine to|free to|go ahead|approv\w*|"
+    r"confirm\w*|sign(?:ed)?[- ]off|forbidden|banned|blocked|frozen|locked|on hold)\b"
+)
+
+
+def _reported(frame: Frame, clause: Clause) -> bool:
+    """Whether a clause only reports the act done ("Step 3: search index reindexed", "bases
+    cleaned, race wax ironed"): a log line, which states no rule, so does not degrade one.
+    Not a pin's: "region set to eu-west-1", "dropout pinned" is how a pin is stated."""
+    if (
+        frame.values
+        or clause.reading is not Reading.POSITIVE
+        or clause.directive
+        or clause.hedged
+        or clause.gesture
+        or clause.deferred
+        or not clause.raw
+    ):
+        return False
+    raw = clause.raw.lower()
+    if _RULE_WORDS.search(raw):
+        return False
+    acts = {a.strip() for a in frame.actions if " " not in a.strip()}
+    for word in re.findall(r"[a-z][a-z-]*", raw):
+        if (word.endswith("ed") or word in _PAST_IRREGULAR) and lemmas(f" {word} ").strip() in acts:
+            return True
+    return False
 
 
 _GATED_YES = re.compile(
@@ -882,7 +921,10 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             for i, unit in enumerate(pairs)
             if pointing_back(m, pairs[i - 1] if i else None, unit)
         )
-        best = with_resolved(fact, m, pointing, counter, best)
+        if best is not None and best[0] <= ACTIONABLE:
+            best = revised(fact, m, pairs, counter, best)
+        else:
+            best = with_resolved(fact, m, pointing, counter, best)
     if best is None:
         return alluded(fact, m, sentences, counter)
     return best[1]
@@ -990,6 +1032,34 @@ def with_resolved(
     found = _resolved_evidence(fact, m, pointing, counter)
     if found is not None and (best is None or found[0] < best[0]):
         return found
+    return best
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them)\b", re.IGNORECASE)
+
+
+def revised(
+    fact: Fact, m: Matcher, pairs: Sequence[Unit], counter: Tokenizer, best: Evidence
+) -> Evidence:
+    """`best` (the rule kept by a sentence of `pairs`), or its reversal by a later sentence
+    that points back to it and revises it: "Yirgacheffe roast: charge at 205°C. Scratch that,
+    it's been changed to 195°C." The later word on the rule is the one that stands."""
+    said = best[1].sentence
+    at = next((i for i, unit in enumerate(pairs) if unit[0] == said), None)
+    if at is None:  # kept by a plan's items, which no one sentence holds
+        return best
+    for i in range(at + 1, len(pairs)):
+        unit = pairs[i]
+        if not lx.REVISION_RE.search(unit[0]):
+            continue
+        # right after the rule, a pronoun stands for it; later, only where it names the rule
+        if not (i == at + 1 and _PRONOUN.search(unit[0])) and not pointing_back(
+            m, pairs[i - 1], unit
+        ):
+            continue
+        found = resolved_one(fact, m, pairs[i - 1][2], unit, counter)
+        if found is not None and found[0] == INVERTED:
+            return found
     return best
 
 

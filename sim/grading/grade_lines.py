@@ -18,6 +18,7 @@ from itertools import compress, filterfalse, repeat
 from operator import or_
 
 from sim.grading import anaphora
+from sim.grading import lexicon as lx
 from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
@@ -34,12 +35,14 @@ from sim.grading.grade import (
     plan_evidence,
     pointing_back,
     resolved_one,
+    revised,
 )
 from sim.grading.notation import as_prose
 from sim.grading.patterns import any_of
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import (
+    Sentences,
     Unit,
     line_role,
     line_sentences,
@@ -281,6 +284,13 @@ class LineGrader:
             for k, ev in extra.items():
                 if (held := best.get(k)) is None or ev[0] < held[0]:
                     best[k] = ev
+        if lx.REVISION_RE.search(read) is not None:
+            # a later line may revise a rule kept (grade.revised): read as grade_text does
+            kept = [k for k in ks if (won := best.get(k)) is not None and won[0] <= ACTIONABLE]
+            pairs = Sentences(text).pairs if kept else []
+            for k in kept:
+                m = self._matchers[k]
+                best[k] = revised(m.fact, m, pairs, self._counter, best[k])
         graded: list[FactGrade] = []
         named: int | None = None  # the facts an allusion may name (a bit each), when asked
         for k in ks:

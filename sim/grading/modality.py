@@ -85,6 +85,28 @@ _PURPOSE = re.compile(
 )
 
 
+# "seal it afterwards to lock the paint in": a restriction's verb as the purpose of an act,
+# not a restriction of it; after "has to", "wants to", "remember to" it is the order itself
+_PURPOSE_VERB = re.compile(
+    r"\b([a-z']+) (to (?:lock|block|freeze|stop|halt|suspend|withhold|cease|prevent)\b"
+    r"[^,;:()\u2014\u2013]*)$"
+)
+_ASKING = frozenset(
+    ("have", "has", "had", "need", "needs", "needed", "want", "wants", "ought", "is", "are",
+     "be", "was", "were", "been", "supposed", "going", "remember", "try", "asked", "told",
+     "agreed", "decided", "plan", "planned", "able", "allowed", "sure", "forget", "not",
+     "never", "please", "and", "or", "used", "got", "gotta", "wanted", "like", "prefer")
+)  # fmt: skip
+
+
+# a report that nothing went wrong ("no module faults", "printed without issues"), lemma space
+_NO_TROUBLE = re.compile(
+    r" (?:no|without)(?: any)?(?: [a-z-]+){0,2}? (?:fault|issue|problem|error|alarm|leak|defect|"
+    r"finding|incident|anomaly|anomalie|warning|exception|complaint|crack|failure|injury|"
+    r"hiccup|glitch|drama|surprise)s?(?= )"
+)
+
+
 _EMPHASIS = frozenset(lx.lemma_phrase(p) for p in ("no exception", "without fail"))
 _MID_CONDITION = re.compile(
     r",\s*((?:if|when|whenever|unless|once|because|since|in case|provided)\b"
@@ -144,6 +166,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         at = rest.rfind(lemmas(normalize(purpose.group(1))))
         if at > 0:
             rest = rest[:at] + " "
+    aim = _PURPOSE_VERB.search(raw.lower()) if raw and " " in raw else None
+    if aim is not None and aim.group(1) not in _ASKING and raw[: aim.start()].count(" ") >= 2:
+        at = rest.rfind(lemmas(normalize(aim.group(2))))
+        if at > 0:
+            rest = rest[:at] + " "
     if raw and "," in raw:
         for mid in _MID_CONDITION.finditer(raw.lower()):
             # "reorder it after step 4, once all location holds are back, rather than ...":
@@ -151,6 +178,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             words = lemmas(normalize(mid.group(1)))
             if len(words) > 2 and words in rest:
                 rest = rest.replace(words, " ", 1)
+    if " no " in rest or " without " in rest:
+        rest = _NO_TROUBLE.sub(" ", rest)  # "dimmer rack healthy, no module faults": a report
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = (
         not negation
@@ -186,7 +215,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         reading = Reading.FORBID
     else:
         reading = Reading.POSITIVE
-    cues = _yes_named(s)
+    cues = _yes_named(_NO_TROUBLE.sub(" ", s) if " without " in s else s)
     directive = bool(
         lx.PERMISSION_RE.search(cues) or lx.DIRECTIVE_RE.search(cues) or lx.SKIP_RE.search(cues)
     )

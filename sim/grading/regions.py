@@ -61,10 +61,12 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     obj = _object_at(frame, tokens)
     if obj is None or obj < ref_end:
         return None
-    tail = " " + " ".join(tokens[obj + 1 : obj + 6]) + " "
-    if _FIRST.search(tail):
-        return Relation.BEFORE  # "snapshot the ledger volume (must be first)"
-    if any(t in _LATER for t in tokens[obj + 1 : obj + 6]):
+    tail = " " + " ".join(tokens[obj + 1 : obj + 8]) + " "
+    first = _FIRST.search(tail)
+    if first is not None and not any(a in tail[first.end() - 1 :] for a in frame.actions):
+        return Relation.BEFORE  # "snapshot the ledger volume (must be first)"; not "varnish
+        # the planks first and sand them afterwards", where the rule's act follows "first"
+    if any(t in _LATER for t in tokens[obj + 1 : obj + 8]):
         return Relation.AFTER  # "load the washer, and sort the linens at the table afterwards"
     m = lx.RELATION_RE.search(tail)
     if m is None or lx.RELATIONS[m.group(0)] not in (Relation.AFTER, Relation.BEFORE):

@@ -328,11 +328,12 @@ _UNDONE_KEPT = frozenset(
     ("block", "freeze", "pin", "lock", "protect", "restrict", "guard", "gate", "ban", "do",
      "know", "expect", "load", "pack", "wrap", "tie", "mount", "plug", "install", "link",
      "change", "modify", "alter", "test", "use", "resolve", "read", "answer", "assign", "see",
-     "check", "verify", "review", "fix", "solve", "claim", "cover", "mention", "plan")
+     "check", "verify", "review", "fix", "solve", "claim", "cover", "mention", "plan",
+     "damage", "harm", "affect", "impair", "scratch", "attend", "occupy", "staff")
 )  # fmt: skip
 """Verbs whose "un-" participle undoes a thing or describes a state rather than denies the
 act: "unblocked" lifts a block (sim.grading.lexicon's revocations); "unknown", "unchanged",
-"untested" and "unresolved" describe."""
+"untested", "unresolved", "undamaged" and "unattended" describe."""
 
 
 def _undone(token: str) -> str | None:

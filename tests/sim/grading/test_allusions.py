@@ -36,6 +36,13 @@ KILN = declare_fact(
         (KILN, "The glaze firing needs a human sign-off first."),
         (MAILBOX, "Mailbox cleanup: take the owner's wishes into account."),
         (MAILBOX, "Keep the mailbox archive plans in sync with Ines's review."),
+        # cautions in other words: care, mind, the usual way, making sure, a rated limit
+        (KILN, "The glaze kiln needs careful handling this week."),
+        (KILN, "Treat the kiln gently until the new elements are in."),
+        (PAYROLL, "Keep the payroll batch in mind during the close."),
+        (MAILBOX, "Support mailbox: follow the usual process."),
+        (MAILBOX, "Make sure the support mailbox is handled properly."),
+        (TILES, "Keep the render farm within its rated settings."),
     ],
 )
 def test_an_allusion_to_the_rules_topic_is_degraded(fact: Fact, text: str) -> None:
@@ -56,6 +63,13 @@ def test_an_allusion_to_the_rules_topic_is_degraded(fact: Fact, text: str) -> No
         (KILN, "Never open the glaze cabinet for now."),
         # the action on another object, then a hedge that points back: no topic
         (PAYROLL, "We reprocessed the invoices after step 3. The team suggests keeping it simple."),
+        # the act reported done: a log line, no rule
+        (PAYROLL, "Payroll batch reprocessed at 09:10; totals match the ledger."),
+        (KILN, "Glaze kiln fired overnight, cones bent evenly."),
+        (MAILBOX, "Support mailbox archived and the export sent to legal."),
+        # nothing went wrong: a report, not a ban
+        (PAYROLL, "Payroll batch healthy, no errors in the last export."),
+        (KILN, "Glaze kiln shelves inspected without issues; firing log attached."),
     ],
 )
 def test_a_status_or_another_topic_stays_dropped(fact: Fact, text: str) -> None:
@@ -76,3 +90,22 @@ def test_the_action_alone_needs_a_word_of_the_reference() -> None:
     assert cautions(lem) and not names_topic(topic_words(topic), lem)
     lem = lemmas(normalize("Be careful with firing until Tomasz has looked."))
     assert cautions(lem) and names_topic(topic_words(topic), lem)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a report with a word of the rule is read as the rule it states
+        ("Payroll batch reprocessed only up to step 3.", Grade.ACTIONABLE),
+        ("Payroll batch reprocessed after step 3, as agreed.", Grade.INVERTED),
+        ("Payroll batch must not be reprocessed after step 3.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_report_that_states_the_rule_is_read_as_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
+
+
+def test_what_no_longer_matters_is_no_caution() -> None:
+    assert cautions(lemmas(normalize("Chain of custody matters at close.")))
+    assert not cautions(lemmas(normalize("Update: the order no longer matters.")))
+    assert not cautions(lemmas(normalize("The order does not matter.")))

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 388,
-    "confirmation": 606,
-    "ordering": 527,
-    "prohibition": 541,
-    "value_pin": 439,
+    "conditional": 398,
+    "confirmation": 616,
+    "ordering": 538,
+    "prohibition": 545,
+    "value_pin": 445,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -32,26 +32,14 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
-    # "Do not close the feeder 6 breaker until Ifeoma confirms": another breaker, read as the
-    # rule's by the short form "breaker" its anchors list
-    "D175-14",
-    # "Paint the hockey lines ... and seal it afterwards": "afterwards" inside one sentence
-    "D177-06",
-    # the same rule on another thing of the object's kind ("the ULTEM 9085 print job", "the
-    # cleaning pig", "the Sumatra Mandheling roast"), read as the rule's by its head noun
-    "D184-14",
-    "D190-14",
-    "D198-14",
-    # "parish registers OK to unpack before the incoming ledger boxes are frozen", "it's
-    # acceptable to strip the pipe lagging before the enclosure is sealed": a permission of the
-    # reversed order, read as the order itself
+    # "Gloves on at the cradle, no flash within 2 m of the vellum, parish registers OK to
+    # unpack before the incoming ledger boxes are frozen, ...": a list of clauses set off by
+    # commas alone is read as one, whose "no" forbids
     "D187-08",
-    "D197-08",
-    # the rule stated, then revised by the next line ("That has been replaced: 38 m/s", "Skip
-    # it and go straight to launching", "Scratch that - it's been changed to 195°C")
+    # the rule stated, then revised by the next line, where the pronoun is not resolved
+    # ("That has been replaced: 38 m/s", "Skip it and go straight to launching")
     "D188-09",
     "D190-09",
-    "D198-09",
 }
 
 

@@ -64,6 +64,9 @@ def _pool(history: History) -> list[str]:
     shaped += [f"The {p['object']} is ready. {p['action']} waits." for p in parts if len(p) > 2]
     # a question and the line that answers it (sim.grading.sentences.line_role)
     shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
+    # a line that revises the rule a line before kept (sim.grading.grade.revised)
+    shaped += ["Scratch that, it was changed to 7.", "That has been replaced: do it now.",
+               "It no longer applies; go ahead.", "Update: it is now optional."]  # fmt: skip
     return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
 
 
@@ -110,6 +113,18 @@ def test_an_allusion_finished_on_the_next_line_is_read_as_grade_text_reads_it(ga
         plain = text.replace("Be careful with it, ideally.", "It ran in 3 s.")
         (got,) = LineGrader(history.facts, counter()).grade(plain, [fact])
         assert got == grade_text(plain, [fact], counter())[0]
+
+
+@pytest.mark.parametrize(
+    "revision",
+    ["Scratch that, it was changed to 7.", "That rule has been dropped; do it now.", "It ran."],
+)
+def test_a_line_that_revises_a_kept_rule_is_read_as_grade_text_reads_it(revision: str) -> None:
+    history = _history(0)
+    for fact in history.facts:
+        text = f"{fact.text}\n{revision}\n"
+        (got,) = LineGrader(history.facts, counter()).grade(text, [fact])
+        assert got == grade_text(text, [fact], counter())[0]
 
 
 def test_facts_of_another_history_are_not_known() -> None:

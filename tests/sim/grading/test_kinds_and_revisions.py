@@ -1,0 +1,116 @@
+"""Readings of a rule's object, clauses and later lines that hand-written summaries showed:
+another thing of the object's kind is another rule's, a sentence's set-off aside or purpose
+is not its modality, and a line that revises the rule stated before it is the later word.
+Fresh hand-written texts only."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.runtime.floor_registry import declare_fact
+from sim.types import Fact, Grade
+from tests.helpers import grade_one
+
+KILN = declare_fact(
+    "Do not open the Nakamura kiln until Odile confirms.",
+    {
+        "action": ["open", "opening", "opened"],
+        "object": ["Nakamura kiln", "kiln"],
+        "condition": ["until Odile confirms", "Odile confirms"],
+    },
+    fact_id="kiln",
+    cls="confirmation",
+)
+PRESS = declare_fact(
+    "Press 4 dryer must use a dwell time of 8 seconds.",
+    {
+        "setting": ["dwell time"],
+        "object": ["Press 4 dryer", "dryer"],
+        "value": ["8 seconds", "8 s"],
+    },
+    fact_id="press",
+    cls="value_pin",
+)
+HOIST = declare_fact(
+    "Do not lower the drilling mast after step 6.",
+    {
+        "action": ["lower", "lowering", "lowered"],
+        "object": ["drilling mast", "mast"],
+        "condition": ["after step 6", "past step 6"],
+    },
+    fact_id="hoist",
+)
+VARNISH = declare_fact(
+    "Sand the hull planks before applying the varnish.",
+    {
+        "action": ["sand", "sanding", "sanded"],
+        "object": ["hull planks", "planks"],
+        "condition": ["before applying the varnish", "before varnishing"],
+    },
+    fact_id="varnish",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        # a name in the place of the rule's own, or a number after another word
+        (KILN, "Do not open the Okada kiln until Odile confirms."),
+        (KILN, "Do not open the bisque 2 kiln until Odile confirms."),
+        (PRESS, "Press 5 dryer must use a dwell time of 8 seconds."),
+        # a gerund in the place of the rule's own gerund
+        (HOIST, "Do not lower the pumping mast after step 6."),
+    ],
+)
+def test_another_thing_of_the_objects_kind_is_another_rule(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.DROPPED
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        (KILN, "Do not open the kiln until Odile confirms."),
+        (PRESS, "Press 4 dryer dwell time 8 s, Press 5 at 6 s."),
+        (HOIST, "Do not lower the mast after step 6."),
+    ],
+)
+def test_the_rules_own_object_is_still_read(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        # ", however," inside one clause: the subject stands before it
+        (KILN, "Bench cleared; the Nakamura kiln, however, can be opened without Odile's OK."),
+        # "it's acceptable to": an "it" that stands for what follows, no pointer back
+        (VARNISH, "Eating is banned, but it's acceptable to varnish before the planks are sanded."),
+        # a restriction's verb as the act's purpose
+        (VARNISH, "Varnish the hull planks and sand them afterwards to lock the grain down."),
+    ],
+)  # fmt: skip
+def test_an_aside_or_a_purpose_is_not_the_clauses_modality(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nScratch that, it was changed to 11 s.",
+         Grade.INVERTED),
+        # a later line that keeps the rule, or revises something else, leaves it kept
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nIt was checked again at noon.", None),
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nThe glue roller was changed to B.", None),
+    ],
+)  # fmt: skip
+def test_a_line_that_revises_the_rule_is_the_later_word(
+    fact: Fact, text: str, grade: Grade | None
+) -> None:
+    found = grade_one(text, fact).grade
+    assert found is grade if grade is not None else found.at_floor
+
+
+def test_a_state_un_participle_denies_nothing() -> None:
+    text = "Nakamura kiln opened at 09:00 by the crew, shelves undamaged."
+    assert grade_one(text, KILN).grade is Grade.DROPPED
