@@ -1035,32 +1035,32 @@ def with_resolved(
     return best
 
 
-_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them)\b")
 
 
 def revised(
     fact: Fact, m: Matcher, pairs: Sequence[Unit], counter: Tokenizer, best: Evidence
 ) -> Evidence:
-    """`best` (the rule kept by a sentence of `pairs`), or its reversal by a later sentence
-    that points back to it and revises it: "Yirgacheffe roast: charge at 205°C. Scratch that,
-    it's been changed to 195°C." The later word on the rule is the one that stands."""
+    """`best` (the rule kept by a sentence of `pairs`), or its reversal by the next sentence,
+    which points back to it by a pronoun and revises it: "Yirgacheffe roast: charge at 205°C.
+    Scratch that, it's been changed to 195°C." The later word on the rule is the one that
+    stands."""
     said = best[1].sentence
     at = next((i for i, unit in enumerate(pairs) if unit[0] == said), None)
-    if at is None:  # kept by a plan's items, which no one sentence holds
+    if at is None or at + 1 >= len(pairs):  # kept by a plan's items, or by the last sentence
         return best
-    for i in range(at + 1, len(pairs)):
-        unit = pairs[i]
-        if not lx.REVISION_RE.search(unit[0]):
-            continue
-        # right after the rule, a pronoun stands for it; later, only where it names the rule
-        if not (i == at + 1 and _PRONOUN.search(unit[0])) and not pointing_back(
-            m, pairs[i - 1], unit
-        ):
-            continue
-        found = resolved_one(fact, m, pairs[i - 1][2], unit, counter)
-        if found is not None and found[0] == INVERTED:
-            return found
-    return best
+    unit = pairs[at + 1]
+    if not revising(unit[0]):
+        return best
+    found = resolved_one(fact, m, pairs[at][2], unit, counter)
+    return found if found is not None and found[0] == INVERTED else best
+
+
+def revising(raw: str) -> bool:
+    """Whether a raw sentence (or its lower case, apostrophes deleted or not) may revise the
+    one before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE)."""
+    low = raw.lower()
+    return _PRONOUN.search(low) is not None and lx.REVISION_RE.search(low) is not None
 
 
 def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:

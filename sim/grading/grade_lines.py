@@ -18,7 +18,6 @@ from itertools import compress, filterfalse, repeat
 from operator import or_
 
 from sim.grading import anaphora
-from sim.grading import lexicon as lx
 from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
@@ -36,6 +35,7 @@ from sim.grading.grade import (
     pointing_back,
     resolved_one,
     revised,
+    revising,
 )
 from sim.grading.notation import as_prose
 from sim.grading.patterns import any_of
@@ -117,6 +117,7 @@ _PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.fir
 _CAUTIOUS = 1024  # it may hold a caution (sim.grading.allusions.may_caution)
 _CUE_PRONOUN = 2048  # its first sentence holds a pronoun and a caution
 _SECTION = 4096  # a markdown header that titles the plain lines under it
+_REVISING = 8192  # it may revise the line before it (sim.grading.grade.revising)
 _POINTING = _POINTS | _POINTER
 
 
@@ -284,7 +285,7 @@ class LineGrader:
             for k, ev in extra.items():
                 if (held := best.get(k)) is None or ev[0] < held[0]:
                     best[k] = ev
-        if lx.REVISION_RE.search(read) is not None:
+        if marks & _REVISING:
             # a later line may revise a rule kept (grade.revised): read as grade_text does
             kept = [k for k in ks if (won := best.get(k)) is not None and won[0] <= ACTIONABLE]
             pairs = Sentences(text).pairs if kept else []
@@ -548,6 +549,8 @@ def _static_marks(line: str, key: str) -> int:
         kind |= _PRONOUN
     if may_caution(key):
         kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN else 0)
+    if revising(key):
+        kind |= _REVISING
     if len(_STATIC) >= _MAX_STATIC:
         _STATIC.clear()
     _STATIC[line] = kind

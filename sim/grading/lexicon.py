@@ -294,16 +294,15 @@ REVISION_RE = re.compile(
     r"\b(?:scratch that|correction\b[:,]?|update:|revised:|changed to|replaced (?:by|with)|"
     r"(?:has|have|had|was|were|is|are|been) (?:now |since |just )?(?:been )?(?:replaced|changed|"
     r"revised|superseded|overridden|updated|lifted|waived|dropped|removed|cancell?ed|reversed|"
-    r"rescinded|scrapped)|no longer|not needed|isn't needed|no need|instead|from now on|"
+    r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
-    r"not anymore|now optional|optional now)\b",
-    re.IGNORECASE,
+    r"not anymore|now optional|optional now)\b"
 )
-"""Raw words that revise what a sentence before said ("Scratch that, it's been changed to
-195°C.", "That has been replaced: 38 m/s from this campaign on."): a sentence with one, that
-points back to the rule and reads reversed, is the later word on it, and stands
-(sim.grading.grade.revised). Words of an agent's own plans ("update the changelog", "remove
-the imports") revise nothing."""
+"""Raw words (lower case) that revise what the sentence before said ("Scratch that, it's
+been changed to 195°C.", "That has been replaced: 38 m/s from this campaign on."): a sentence
+with one and a pronoun, right after the rule, that reads reversed, is the later word on it,
+and stands (sim.grading.grade.revised). Words of an agent's own plans ("update the
+changelog", "remove the imports") revise nothing."""
 
 
 class Relation(StrEnum):
