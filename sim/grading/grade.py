@@ -121,15 +121,20 @@ VERBATIM, ACTIONABLE, INVERTED, DEGRADED = range(4)
 Evidence = tuple[int, FactGrade]
 
 
-def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence | None:
+def evidence(
+    fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer, within: bool = True
+) -> Evidence | None:
     """What one sentence that mentions the fact's topic says of it, if anything: the best
-    reading among its clauses that name the fact's object."""
+    reading among its clauses that name the fact's object, and (`within`) among those that
+    point back to the clause before them ("Teodora confirms first, and the painting is
+    released after that")."""
     raw, norm, lem = unit
     frame = m.frame
     whole: Clause | None = None
     best: tuple[int, tuple[str, ...]] | None = None
     labelled = ":" in raw[:48] and label_names_object(frame, raw)
-    for index, (part, text) in enumerate(clause_texts(raw, lem)):
+    parts = clause_texts(raw, lem)
+    for index, (part, text) in enumerate(parts):
         if not has_object(frame, text) and not (labelled and index == 0):
             if best is None and gist(frame, text):
                 best = DEGRADED, frame.required  # "be careful with the accruals at this stage"
@@ -142,6 +147,15 @@ def evidence(fact: Fact, m: Matcher, unit: Unit, counter: Tokenizer) -> Evidence
         found = judge(frame, clause, whole)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
+    if within and len(parts) > 1 and (best is None or best[0] > ACTIONABLE):
+        for index in range(1, len(parts)):
+            part, text = parts[index]
+            if anaphora.first(part) is None:
+                continue
+            piece = (part, normalize(part), text)
+            back = _resolve_one(fact, m, parts[index - 1][1], piece, counter)
+            if back is not None and (best is None or back[0] < best[0]):
+                best = back[0], back[1].missing
     if best is None:
         return None
     rank, missing = best
@@ -200,8 +214,12 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     )
     if acts or (frame.polarity is Polarity.REQUIRE and SKIP_RE.search(text)):
         present.add("action")  # "skip the migration" names the required action by its absence
-    elif frame.polarity is Polarity.FORBID and _stands_in(frame.objects, text):
-        present.add("action")  # "offer letters go out only once ...": the object's action
+    elif frame.polarity is Polarity.FORBID and (
+        _stands_in(frame.objects, text)
+        or (":" in clause.raw[:48] and _stands_in(frame.objects, _after_label(clause.raw)))
+    ):
+        present.add("action")  # "offer letters go out only once ...": the object's action,
+        # also under a label ("Workflow: the revised call sheet goes out only once ...")
     if held and clause.reading is Reading.POSITIVE:
         clause = replace(clause, reading=Reading.FORBID)
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
@@ -500,6 +518,11 @@ def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
         + r") (?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
         r"then|just|to) )*(?:" + STAND_IN_BODY + r")(?![\w-])"
     )
+
+
+def _after_label(raw: str) -> str:
+    """A clause's words after its label's colon, in lemma space."""
+    return lemmas(normalize(raw.split(":", 1)[1]))
 
 
 def _stands_in(objects: tuple[str, ...], text: str) -> bool:
@@ -1164,7 +1187,7 @@ def _resolve_one(
     if resolved is None:
         return None
     norm = normalize(resolved)
-    found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter)
+    found = evidence(fact, m, (resolved, norm, lemmas(norm)), counter, within=False)
     if found is None:
         return None
     # the text as written, and never verbatim: the words were supplied by the reading

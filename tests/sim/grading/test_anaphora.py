@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sim.grading import anaphora
-from sim.types import Grade
+from sim.types import Fact, Grade
 from tests.helpers import grade_one, note_fact, planted
 from tests.sim.grading.declared_rules import MAILBOX
 
@@ -195,3 +195,33 @@ def test_later_points_back_only_as_the_time_an_act_may_come() -> None:
     assert anaphora.first("The API deploy comes later.") is not None
     assert anaphora.first("Do not use the webhook secret later.") is None  # a plain adverb
     assert anaphora.first("It can run no later than noon.") is not None  # "it", not "later"
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # a clause that points back to the clause before it, in one sentence
+        (ORDERING, "The database migration runs first, and the API is deployed after that.",
+         Grade.ACTIONABLE),
+        (ORDERING, "Deploy the API at noon, and run the database migration after that.",
+         Grade.INVERTED),
+        (PROHIBITION, "Step 4 wraps up the audit, and the credential must not be rotated after "
+         "that point.", Grade.ACTIONABLE),
+        (CONFIRMATION, "The user confirms first, and the old backups are deleted after that, "
+         "never before.", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_clause_points_back_to_the_clause_before_it(fact: Fact, text: str, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the object's own verb of going, under a label or not
+        "Cleanup plan: the old backups go into the shredder only once the user confirms.",
+        "Backups: the old backups go out to cold storage only after the user confirms.",
+    ],
+)
+def test_an_objects_going_stands_in_for_the_act(text: str) -> None:
+    assert grade_one(text, CONFIRMATION).grade.at_floor

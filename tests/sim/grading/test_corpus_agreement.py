@@ -18,10 +18,10 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 398,
-    "confirmation": 616,
-    "ordering": 538,
-    "prohibition": 545,
+    "conditional": 399,
+    "confirmation": 619,
+    "ordering": 541,
+    "prohibition": 546,
     "value_pin": 445,
 }
 
