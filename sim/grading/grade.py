@@ -1106,6 +1106,13 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     return says and before is not None and any(f in before[2] for f in whole)
 
 
+# a sentence labelled as the new value or order of what the sentence before named ("New
+# setpoint: 180 mbar"): it leaves that object out ("Update:" is as often about another)
+REVISION_LABEL = re.compile(
+    r"[\W_]*new (?:value|setpoint|setting|order|sequence|limit)\b\s*(?:is\b|:)",
+    re.IGNORECASE,
+)
+
 # words an elliptic sentence may open with before its act ("No further restarts.")
 OPENERS = frozenset(("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and"))
 # verbs too light to be an act on their own ("Do not delete the backups": an auxiliary)
@@ -1125,12 +1132,15 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     blocked: Halvard has to confirm first." The act opens the sentence, the sentence names no
     part of the object, and what follows the act is no object of its own: a verb's helper, a
     state or a gate ("blocked", "waits", "until"), or nothing ("No restarts."), not a noun
-    ("Deletion script dry-run passed", "Rebooted 3 sensor hubs", "Disposal of the syringes")."""
+    ("Deletion script dry-run passed", "Rebooted 3 sensor hubs", "Disposal of the syringes");
+    or it opens with a label that gives the new word on the object ("New setpoint: 180 mbar")."""
     if before is None or not any(f in before[2] for f in (*m.frame.objects, *m.frame.modifiers)):
         return False
     lem = unit[2]
     if any(f in lem for f in m.topic_forms):
         return False
+    if REVISION_LABEL.match(unit[0]):
+        return True  # "Zirconia furnace, peak temperature update." / "New value: 1500°C."
     tokens = lem.split()
     at = 0
     while at < len(tokens) and tokens[at] in OPENERS:

@@ -66,7 +66,9 @@ def _pool(history: History) -> list[str]:
     shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
     # a line that revises the rule a line before kept (sim.grading.grade.revised)
     shaped += ["Scratch that, it was changed to 7.", "That has been replaced: do it now.",
-               "It no longer applies; go ahead.", "Update: it is now optional."]  # fmt: skip
+               "It no longer applies; go ahead.", "Update: it is now optional.",
+               "New value: 7 (replaces 3).", "New order: deploy first, migrate afterwards.",
+               "Update: it ran.", "- new setpoint: 4"]  # fmt: skip
     return lines + restated + joined + shaped + ["", "   ", f"  {facts[0]}  "]
 
 

@@ -114,3 +114,14 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
 def test_a_state_un_participle_denies_nothing() -> None:
     text = "Nakamura kiln opened at 09:00 by the crew, shelves undamaged."
     assert grade_one(text, KILN).grade is Grade.DROPPED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Press 4 dryer, dwell time review.\nNew value: 11 s (replaces 8 s).",
+        "Press 4 dryer dwell time reviewed by the shift lead.\nNew setpoint: 11 seconds.",
+    ],
+)
+def test_a_line_labelled_as_the_new_value_moves_the_pin(text: str) -> None:
+    assert grade_one(text, PRESS).grade is Grade.INVERTED
