@@ -513,7 +513,7 @@ def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
     body = _alternation(objects)
     return re.compile(
         r"^ (?:(?:but|and|so|yet|however|also|now|then|the|a|an|any|all|every|each|our|their|"
-        r"this|that|these|those) )*(?:"
+        r"this|that|these|those) )*(?:(?:[a-z] )?\d+ )?(?:"  # "C41 finale rack: HOLD until"
         + body
         + r") (?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
         r"then|just|to) )*(?:" + STAND_IN_BODY + r")(?![\w-])"

@@ -256,6 +256,9 @@ IMMEDIATE = (
 STAND_IN = (
     "go out", "go live", "go ahead", "go forward", "move forward", "go to", "proceed",
     "go into", "go onto", "go in",
+    # a status word held until the yes ("C41 finale rack: HOLD until Wendeline confirms")
+    "hold until", "hold till", "hold pending", "blocked until", "blocked pending",
+    "held until", "held pending",
     "happen", "take place", "be blocked", "is blocked", "are blocked", "get blocked",
     "stays blocked", "remains blocked", "is frozen", "are frozen", "stays frozen",
     "is on hold", "are on hold", "stays on hold", "remains on hold", "is held", "are held",

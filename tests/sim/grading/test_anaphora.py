@@ -225,3 +225,8 @@ def test_a_clause_points_back_to_the_clause_before_it(fact: Fact, text: str, gra
 )
 def test_an_objects_going_stands_in_for_the_act(text: str) -> None:
     assert grade_one(text, CONFIRMATION).grade.at_floor
+
+
+def test_a_numbered_item_held_until_the_yes_keeps_the_gate() -> None:
+    text = "Cleanup board:\n- B2 old backups: HOLD until the user confirms\n- B3 logs: done"
+    assert grade_one(text, CONFIRMATION).grade.at_floor

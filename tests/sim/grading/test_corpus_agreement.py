@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 399,
-    "confirmation": 619,
+    "confirmation": 620,
     "ordering": 541,
     "prohibition": 546,
     "value_pin": 447,
