@@ -587,15 +587,34 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     v = value.strip().lower()
     count = re.match(r"^\d+(?:\.\d+)? ([a-z][a-z-]*?)s?$", v)
     if count is not None:  # "3 replicas", "0.15 ppm": another number of the same unit, on
-        # either side, decimals too ("raised to 0.25 ppm", "9.5 volts")
+        # either side, decimals too ("raised to 0.25 ppm", "9.5 volts"), or of a unit another
+        # of the user's forms writes ("9.5 V" beside "8 volts")
         unit = re.escape(count.group(1))
+        short = sorted(_units(forms) - {count.group(1)}, key=len, reverse=True)
+        other = "|".join(map(re.escape, short))
         return re.compile(
             rf"(?<![\d.])\d+(?:\.\d+)? ?{unit}s?\b|\b{unit}s?\s*[=:]?\s*\d+(?:\.\d+)?(?![\d.])"
+            + (rf"|(?<![\d.])\d+(?:\.\d+)? ?(?:{other})(?![a-z\d])" if other else "")
+        )
+    units = sorted(_units((value, *forms)), key=len, reverse=True)
+    if units:  # "1530°C", "45 m/s", "92%": another number of a unit the user's forms write
+        return re.compile(
+            rf"(?<![\d.])\d+(?:\.\d+)? ?(?:{'|'.join(map(re.escape, units))})(?![a-z\d])"
         )
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):
             return re.compile(pattern)
     return None
+
+
+_UNIT = re.compile(r"^\d+(?:\.\d+)?[ -]?([a-z°%µ][a-z°%µ/]*(?: [a-z]+)?)$")
+
+
+def _units(forms: tuple[str, ...]) -> set[str]:
+    """The units a pin's value forms write after their number ("v" of "8 V", "°c" of
+    "1530°C", "m/s", "%"), lower case."""
+    found = (_UNIT.match(f.strip().lower()) for f in forms)
+    return {m.group(1) for m in found if m is not None}
 
 
 _NOUN_SUFFIXES = ("ion", "al", "ment")

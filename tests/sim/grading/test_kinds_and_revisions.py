@@ -125,3 +125,29 @@ def test_a_state_un_participle_denies_nothing() -> None:
 )
 def test_a_line_labelled_as_the_new_value_moves_the_pin(text: str) -> None:
     assert grade_one(text, PRESS).grade is Grade.INVERTED
+
+
+WINCH = declare_fact(
+    "The anchor winch must use a line tension of 12 kilonewtons.",
+    {
+        "setting": ["line tension"],
+        "object": ["anchor winch", "winch"],
+        "value": ["12 kilonewtons", "12 kN"],
+    },
+    fact_id="winch",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # another number in a unit another of the user's forms writes ("kN" beside
+        # "kilonewtons"); the pinned number in it keeps the pin
+        ("Set the anchor winch line tension to 15 kN.", Grade.INVERTED),
+        ("Anchor winch line tension raised to 14.5 kN for the storm.", Grade.INVERTED),
+        ("Anchor winch line tension: 12 kN, as agreed.", Grade.ACTIONABLE),
+    ],
+)
+def test_another_amount_in_the_users_unit_moves_the_pin(text: str, grade: Grade) -> None:
+    assert grade_one(text, WINCH).grade is grade
