@@ -220,8 +220,12 @@ class LineGrader:
         if self._quick(key) is None:
             return False  # no fact's object, whole or in part: most lines, in one C loop
         self._mark(line, key)  # it may name a fact's topic: a pronoun may point back to it
+        colon = key.find(":", 0, 48)
+        label = key[:colon] if colon >= 0 else ""  # "billing: avoid churn" (grade.evidence)
         for quick, whole, partial_quick, partners, partial in self._checks:
             if any(map(key.__contains__, quick)) and holds(key, whole):
+                return True
+            if label and any(map(label.__contains__, partial_quick)):
                 return True
             if (
                 any(map(key.__contains__, partial_quick))
@@ -555,7 +559,7 @@ def _static_marks(line: str, key: str) -> int:
         kind |= _PRONOUN
     if may_caution(key):
         kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN else 0)
-    if revising(key):
+    if revising(line):
         kind |= _REVISING
     if len(_STATIC) >= _MAX_STATIC:
         _STATIC.clear()

@@ -40,7 +40,7 @@ NEGATION = (
     "leave it alone", "leave them alone", "leave it be", "leave them be", "let it be",
     "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
     "keep as is", "keep it as is", "off the table", "no-go", "out of bounds", "not an option",
-    "nobody", "no-one",
+    "nobody", "no-one", "barred",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 
@@ -112,6 +112,24 @@ REVOCATION += tuple(
 )  # fmt: skip
 """A clause with one of these lifts the rule it names: the rule reads reversed. "No longer"
 before a gate's own verb lifts the gate ("the downgrade no longer waits on the user")."""
+_ENDED_PAST = ("lifted", "dropped", "waived", "scrapped", "rescinded", "cancelled", "revoked",
+               "withdrawn", "removed")  # fmt: skip
+REVOCATION += (
+    tuple(
+        # "we used to fix it at 42 feet. That's lifted": a statement of the rule, ended
+        f"{p} {aux} {v}"
+        for p in ("that", "this")
+        for aux in ("is", "was", "has been", "is now", "has now been", "got")
+        for v in _ENDED_PAST
+    )
+    + tuple(
+        f"{s} {v} {p}"  # "We dropped that this week"
+        for s in ("we", "they", "you")
+        for v in (*_ENDED_PAST, "have lifted", "have dropped", "have waived", "have scrapped")
+        for p in ("that", "this")
+    )
+    + tuple(f"{p} no longer {v}" for p in ("that", "this") for v in ("apply", "hold", "stand"))
+)
 
 RESTRICTION_NOUNS = (
     "hold", "requirement", "restriction", "rule", "freeze", "guard", "ban", "block", "gate",
@@ -296,7 +314,8 @@ delete them without asking" forbids)."""
 
 REVISION_RE = re.compile(
     r"\b(?:scratch that|correction\b[:,]?|update:|revised:|changed to|replaced (?:by|with)|"
-    r"(?:has|have|had|was|were|is|are|been) (?:now |since |just )?(?:been )?(?:replaced|changed|"
+    r"(?:has|have|had|was|were|is|are|been|'s|'ve|we|they|i|you|we've|they've) "
+    r"(?:now |since |just |also )?(?:been )?(?:replaced|changed|"
     r"revised|superseded|overridden|updated|lifted|waived|dropped|removed|cancell?ed|reversed|"
     r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"

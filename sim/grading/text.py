@@ -265,11 +265,15 @@ _ORDINAL_WORDS = {
          "seventeenth", "eighteenth", "nineteenth", "twentieth")
     )
 }  # fmt: skip
-_LEMMA_FIXES = {"least": "least", "preferred": "prefer", "preferring": "prefer", "lower": "lower"}
+_LEMMA_FIXES = {
+    "least": "least", "preferred": "prefer", "preferring": "prefer", "lower": "lower",
+    "barred": "barred",
+}  # fmt: skip
 """Where simplemma's tables are wrong for what the grader reads: "at least" is a bound, not
 the comparative "less" ("at least 3 replicas" loosens a pin; ">= 3" is not "below 3"), and
 "preferred" lemmatizes to "preferr"; "lower" is the verb ("do not lower the car ramp"), as its
-other forms ("lowered", "lowering") are, not the comparative "low"."""
+other forms ("lowered", "lowering") are, not the comparative "low"; "barred" is banned, not
+the unit "bar" ("232 bar")."""
 _ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "channel",
                     "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
 _LEMMA: dict[str, str] = {}
@@ -416,10 +420,45 @@ for _short, _long in (*_ABBREVIATIONS.items(), *_PARTICIPLES.items()):
 def _runs_of(word: str) -> set[str]:
     """What `raw_key` holds wherever `word` (a word in lemma space) came from: its longest run
     of letters cut back past a final e or y (regular inflection keeps the rest: "stag" is in
-    "staging", "polic" in "policies"), and every abbreviation that lemmatizes to it ("creds",
-    "k8s", "back-up"). Irregular forms ("indices" -> "index") are not covered."""
+    "staging", "polic" in "policies"), every abbreviation that lemmatizes to it ("creds",
+    "k8s", "back-up"), and every irregular form the tables lemmatize to it ("frozen",
+    "sent", "indices")."""
     main = max(re.findall("[a-z]+", word), key=len)
-    return {main[:-1] if len(main) > 3 and main[-1] in "ey" else main, *_SOURCES.get(word, ())}
+    run = main[:-1] if len(main) > 3 and main[-1] in "ey" else main
+    return {run, *_SOURCES.get(word, ()), *_irregular_forms().get(word, ())}
+
+
+_IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {}
+
+
+def _irregular_forms() -> dict[str, tuple[str, ...]]:
+    """Per lemma, the forms of four letters or more in simplemma's English table that do not
+    hold its run ("froze", "frozen" for "freeze"; "ground" for "grind", which `lemmas` reads
+    after a helper); shorter ones ("was", "ran") are in most lines, and would filter nothing
+    out. Built once, on first use, from the table the lemmas come from (a fifth of a
+    second)."""
+    if not _IRREGULAR_FORMS:
+        found: dict[str, list[str]] = {}
+        try:
+            from simplemma.strategies.dictionaries.dictionary_factory import (
+                DefaultDictionaryFactory,
+            )
+
+            table = DefaultDictionaryFactory().get_dictionary("en")
+            items = list(table.items())
+        except (ImportError, AttributeError, ValueError):  # another simplemma: no table
+            items = []
+        for form, lemma in items:
+            f = (form.decode() if isinstance(form, bytes) else form).lower()
+            lem = (lemma.decode() if isinstance(lemma, bytes) else lemma).lower()
+            run = lem[:-1] if len(lem) > 3 and lem[-1] in "ey" else lem
+            if f.isalpha() and len(f) > 3 and run not in f:
+                found.setdefault(lem, []).append(f)
+        for form, verb in _PARTICIPLES.items():
+            found.setdefault(verb, []).append(form)
+        _IRREGULAR_FORMS.update({k: tuple(v) for k, v in found.items()})
+        _IRREGULAR_FORMS.setdefault("", ())  # built, even where the table gave nothing
+    return _IRREGULAR_FORMS
 
 
 def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:

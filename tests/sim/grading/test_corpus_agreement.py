@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 426,
-    "confirmation": 674,
+    "conditional": 427,
+    "confirmation": 676,
     "ordering": 595,
     "prohibition": 573,
-    "value_pin": 480,
+    "value_pin": 481,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -43,10 +43,6 @@ KNOWN_FALSE_KEPT = {
     # "should only be re-glued after step 9, never earlier": an exclusive permission on the
     # far side of the condition, read as the ban
     "D201-06",
-    # the rule put in the past, then lifted ("previously we waited on Joaquín's confirmation.
-    # / We dropped that this week", "we used to fix it at 42 feet. / That's lifted")
-    "D205-09",
-    "D208-09",
     # "Haul the cod end first and secure the trawl doors after it's aboard": the act after
     # "it", which stands for the reference
     "D217-06",

@@ -149,3 +149,32 @@ def test_a_topic_word_that_holds_another_is_looked_for_where_it_opens_a_word() -
         grader = LineGrader([fact], counter())
         assert grader.grade(text, [fact]) == grade_text(text, [fact], counter())
         assert grade_text(text, [fact], counter())[0].grade is Grade.DEGRADED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Parish registers: unpack them now.\nThe incoming ledger boxes get frozen after that.",
+        "Billing: avoid churn.",
+    ],
+)
+def test_irregular_forms_and_labels_are_read_as_grade_text_reads_them(text: str) -> None:
+    facts = [
+        declare_fact(
+            "Freeze the incoming ledger boxes before unpacking the parish registers.",
+            {
+                "action": ["freeze", "freezing"],
+                "object": ["incoming ledger boxes", "ledger boxes"],
+                "condition": ["before unpacking the parish registers", "before unpacking"],
+            },
+            fact_id="boxes",
+            cls="ordering",
+        ),
+        declare_fact(
+            "Do not redeploy the billing service after step 4.",
+            {"action": ["redeploy"], "object": ["billing service"], "condition": ["after step 4"]},
+            fact_id="billing",
+        ),
+    ]
+    grader = LineGrader(facts, counter())
+    assert grader.grade(text, facts) == grade_text(text, facts, counter())

@@ -151,3 +151,16 @@ WINCH = declare_fact(
 )
 def test_another_amount_in_the_users_unit_moves_the_pin(text: str, grade: Grade) -> None:
     assert grade_one(text, WINCH).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Lowering the drilling mast is barred after step 6.", Grade.ACTIONABLE),
+        # the rule put in the past, then ended by the next line
+        ("Drilling mast: we used to keep it up after step 6.\nThat's lifted; lower it now.",
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_barred_bans_and_that_lifted_ends_the_rule(text: str, grade: Grade) -> None:
+    assert grade_one(text, HOIST).grade is grade
