@@ -24,6 +24,7 @@ from sim.grading.grade import (
     ACTIONABLE,
     LIGHT_VERBS,
     OPENERS,
+    REVISION_LABEL,
     Evidence,
     Matcher,
     allusion,
@@ -418,7 +419,7 @@ class LineGrader:
         bits = self._elliptic.get(line)
         if bits is None:
             key = raw_key(line)
-            if _LABELLED.search(key):  # a sentence may open with a revision's label
+            if REVISION_LABEL.search(line):  # a sentence may open with a new value's label
                 bits = self._elliptic[line] = (1 << len(self._act_firsts)) - 1
                 return bits
             words = _OPENING.findall(key)
@@ -499,8 +500,6 @@ class LineGrader:
 # the first word of each sentence of a raw line, past the words sim.grading.grade.elliptic
 # passes over (a sentence ends as sim.grading.text.split_sentences ends one): one pattern for
 # every rule, so no trial compiles one of its own
-# anywhere a sentence of a line may open with grade.REVISION_LABEL (raw_key text)
-_LABELLED = re.compile(r"\bnew (?:value|setpoint|setting|order|sequence|limit)\b\s*(?:is\b|:)")
 _OPENING = re.compile(
     r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*([a-z0-9]+)"
 )
