@@ -75,8 +75,8 @@ def assert_complete_and_unique(run: Path, whole: Path) -> None:
         assert (run / name).read_bytes() == (whole / name).read_bytes(), name
 
 
-def spawn(out: Path, jobs: int = 2) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "sim.commands.main", *RUN]
+def spawn(out: Path, jobs: int = 2, extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "sim.commands.main", *RUN, *extra]
     return subprocess.Popen(
         [*argv, "--out", str(out), "--jobs", str(jobs), "--no-progress"],
         stdout=subprocess.DEVNULL,
@@ -142,7 +142,9 @@ def test_a_second_process_on_a_running_run_is_refused_by_the_lock(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "busy"
-    proc = spawn(out, jobs=1)
+    # far more trials than the test needs, so the first run still holds the lock when the
+    # second starts (a run of the usual 32 units can finish in 0.3 s); killed below
+    proc = spawn(out, jobs=1, extra=("-S", "trials=100000"))
     try:
         kill_when_ready = time.monotonic() + 180
         while not (out / MANIFEST).exists() and time.monotonic() < kill_when_ready:
