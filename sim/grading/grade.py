@@ -1058,6 +1058,8 @@ def with_resolved(
     return best
 
 
+# a pronoun proper: not anaphora.first's adverbs, whose clause-final "first" made "Update: no
+# need to ask first" revise the rule on the line before it
 _PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them)\b")
 
 
@@ -1080,8 +1082,8 @@ def revised(
 
 
 def revising(raw: str) -> bool:
-    """Whether a raw sentence (or its lower case, apostrophes deleted or not) may revise the
-    one before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE)."""
+    """Whether a raw sentence (or a raw line, for LineGrader's mark) may revise the one
+    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE)."""
     low = raw.lower()
     return _PRONOUN.search(low) is not None and lx.REVISION_RE.search(low) is not None
 
