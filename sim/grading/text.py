@@ -428,37 +428,29 @@ def _runs_of(word: str) -> set[str]:
     return {run, *_SOURCES.get(word, ()), *_irregular_forms().get(word, ())}
 
 
-_IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {}
-
-
+@lru_cache(maxsize=1)
 def _irregular_forms() -> dict[str, tuple[str, ...]]:
     """Per lemma, the forms of four letters or more in simplemma's English table that do not
     hold its run ("froze", "frozen" for "freeze"; "ground" for "grind", which `lemmas` reads
     after a helper); shorter ones ("was", "ran") are in most lines, and would filter nothing
     out. Built once, on first use, from the table the lemmas come from (a fifth of a
     second)."""
-    if not _IRREGULAR_FORMS:
-        found: dict[str, list[str]] = {}
-        try:
-            from simplemma.strategies.dictionaries.dictionary_factory import (
-                DefaultDictionaryFactory,
-            )
+    try:
+        from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
-            table = DefaultDictionaryFactory().get_dictionary("en")
-            items = list(table.items())
-        except (ImportError, AttributeError, ValueError):  # another simplemma: no table
-            items = []
-        for form, lemma in items:
-            f = (form.decode() if isinstance(form, bytes) else form).lower()
-            lem = (lemma.decode() if isinstance(lemma, bytes) else lemma).lower()
-            run = lem[:-1] if len(lem) > 3 and lem[-1] in "ey" else lem
-            if f.isalpha() and len(f) > 3 and run not in f:
-                found.setdefault(lem, []).append(f)
-        for form, verb in _PARTICIPLES.items():
-            found.setdefault(verb, []).append(form)
-        _IRREGULAR_FORMS.update({k: tuple(v) for k, v in found.items()})
-        _IRREGULAR_FORMS.setdefault("", ())  # built, even where the table gave nothing
-    return _IRREGULAR_FORMS
+        items = list(DefaultDictionaryFactory().get_dictionary("en").items())
+    except (ImportError, AttributeError, ValueError):  # another simplemma: no table
+        items = []
+    found: dict[str, list[str]] = {}
+    for form, lemma in items:
+        f = (form.decode() if isinstance(form, bytes) else form).lower()
+        lem = (lemma.decode() if isinstance(lemma, bytes) else lemma).lower()
+        run = lem[:-1] if len(lem) > 3 and lem[-1] in "ey" else lem
+        if f.isalpha() and len(f) > 3 and run not in f:
+            found.setdefault(lem, []).append(f)
+    for form, verb in _PARTICIPLES.items():
+        found.setdefault(verb, []).append(form)
+    return {k: tuple(v) for k, v in found.items()}
 
 
 def lemma_filter(forms: Iterable[str]) -> tuple[str, ...] | None:
