@@ -74,8 +74,10 @@ class Matcher:
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
-        # a sweep plants the same rule in trial after trial as a new Fact: read it once
-        key = (fact.cls, fact.polarity, fact.anchors, fact.floor.required)
+        # a sweep plants the same rule in trial after trial as a new Fact: read it once; the
+        # text is part of the key, as Frame.of reads it too ("Only close the tickets after the
+        # user says yes" and "Do not close the tickets until the user confirms" share anchors)
+        key = (fact.cls, fact.polarity, fact.text, fact.anchors, fact.floor.required)
         read = _READ.get(key)
         if read is None:
             if len(_READ) > 4_096:

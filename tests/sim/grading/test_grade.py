@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.grading.grade import sentence_polarity
+from sim.grading.grade import grade_text, sentence_polarity
 from sim.grading.text import normalize
+from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade, Polarity
 from tests.helpers import counter, grade_one, grades_of, lines, note_fact, planted
 
@@ -359,3 +360,23 @@ def test_grade_does_not_depend_on_line_order(sentences: list[str], rnd: random.R
     shuffled = list(sentences)
     rnd.shuffle(shuffled)
     assert grades_of(lines(*shuffled), _FACTS) == grades_of(lines(*sentences), _FACTS)
+
+
+def test_rules_that_share_anchors_are_read_each_by_its_own_text() -> None:
+    # an exclusive permission and a ban with the same anchors forbid opposite sides: a reading
+    # cached by anchors alone gave the second rule the first one's frame (and refused to
+    # declare it, its own text grading inverted)
+    anchors = {
+        "action": ["restock"],
+        "object": ["vending machines"],
+        "condition": ["after the audit"],
+    }
+    only = declare_fact("Only restock the vending machines after the audit.", anchors, fact_id="o")
+    never = declare_fact(
+        "Do not restock the vending machines after the audit.", anchors, fact_id="n"
+    )
+    text = "Restock the vending machines after the audit."
+    assert [g.grade for g in grade_text(text, [only, never], counter())] == [
+        Grade.ACTIONABLE,
+        Grade.INVERTED,
+    ]
