@@ -26,8 +26,11 @@ from sim.grading.references import covers, window
 # as a determiner ("these hits")
 _PRONOUN = re.compile(
     r"\b(?:it|its|them|they)\b"
-    r"|(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )|(?<=\buntil )|(?<=\bonce )"
-    r"|(?<=\bto )|(?<=\bwith )|(?<=\bon ))(?:this|that)\b(?=\s*(?:[:;,.!?)]|$))"
+    # (the word itself looked for first: nine look-behinds tried at every place cost more
+    # than the rest of the pattern)
+    r"|(?=th(?:is|at)\b)(?:(?<=\bbefore )|(?<=\bafter )|(?<=\bfor )|(?<=\bof )"
+    r"|(?<=\buntil )|(?<=\bonce )|(?<=\bto )|(?<=\bwith )|(?<=\bon ))th(?:is|at)\b"
+    r"(?=\s*(?:[:;,.!?)]|$))"
     r"|\b(?:these|those)\b(?=\s*(?:[:;,.!?)]|$)|\s+(?:must|may|might|can|cannot|could|should"
     r"|shall|will|would|need|are|were|stay|remain|wait|go|get|have|do)\b)",
     re.IGNORECASE,
@@ -84,16 +87,21 @@ _ANY = re.compile(
 )
 
 
+# the patterns a pronoun or adverb starts at, as one: a search finds the leftmost place any
+# of them matches, the earliest of their starts (one pass in C where there were six)
+_EARLIEST = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE, _FIRST, _IF)),
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=32_768)  # asked of lines near a fact's topic whose fact is not kept
 def first(raw: str) -> int | None:
     """Where a sentence's first pronoun or anaphoric adverb starts, or None."""
     if _ANY.search(raw.lower()) is None:  # one plain pass first: most lines hold none
         return None
-    found = [
-        m.start()
-        for p in (_PRONOUN, _PERSON, _AFTER, _BEFORE, _FIRST, _IF)
-        if (m := p.search(raw)) is not None
-    ]
+    earliest = _EARLIEST.search(raw)
+    found = [] if earliest is None else [earliest.start()]
     if "later" in raw.lower() and (late := _LATER.search(raw)) is not None:
         found.append(late.end("keep"))
     if (held := _HELD.search(raw)) is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from sim.grading import lexicon as lx
 from sim.grading.lexicon import Relation
@@ -114,7 +115,20 @@ class Frame:
 
     @classmethod
     def of(cls, fact: Fact) -> Frame:
-        groups = {g.role: g for g in fact.anchors}
+        return cls.read(fact.cls, fact.polarity, fact.anchors, fact.floor.required, wording(fact))
+
+    @classmethod
+    def read(
+        cls,
+        fact_cls: str,
+        polarity: Polarity,
+        anchors: tuple[AnchorGroup, ...],
+        required: tuple[str, ...],
+        worded: Wording,
+    ) -> Frame:
+        """`of`, from what the fact's frame depends on: a sweep plants the same rule in many
+        texts (sim.grading.grade caches the frame by these)."""
+        groups = {g.role: g for g in anchors}
 
         def forms(role: str) -> tuple[str, ...]:
             return lemma_forms(groups[role].forms) if role in groups else ()
@@ -155,18 +169,18 @@ class Frame:
             if len(words) > 1 and not any(c.isdigit() for c in words[-1]) and len(words[-1]) > 1:
                 heads.append((words[-1], frozenset(words[:-1])))
                 modifiers.append(" " + " ".join(words[:-1]) + " ")
-        conditional = fact.cls == "conditional"
+        conditional = fact_cls == "conditional"
         condition = tuple(f.strip() for f in forms("condition"))
         # a reference word that names the object itself may stand as a pronoun ("the canary
         # build must not be promoted if its error rate is above 2%")
         object_words = frozenset(w for o in objects for w in o.split())
         references = condition_references(condition, conditional, object_words)
-        if "condition" in groups and fact.cls == "confirmation":  # a role says yes
+        if "condition" in groups and fact_cls == "confirmation":  # a role says yes
             references += _acronym_references(groups["condition"].forms, references)
         region = next((r.relation for r in references if r.relation is not None), None)
         if region is None and condition:
-            region = _default_region(fact)
-        opposites = lemma_forms(tuple(o for g in fact.anchors for o in g.opposites))
+            region = _default_region(fact_cls, polarity, worded)
+        opposites = lemma_forms(tuple(o for g in anchors for o in g.opposites))
         literals = tuple(f" {c} " for c in condition if relation_of(c)[0] is not None)
         if region is not None and opposites:
             # a declared "opposite" on the rule's own side ("without Delgado's confirmation"
@@ -175,9 +189,9 @@ class Frame:
             opposites = tuple(o for o in opposites if o not in same)
             literals += same
         if (
-            fact.polarity is Polarity.FORBID
+            polarity is Polarity.FORBID
             and region in (Relation.AFTER, Relation.IF)
-            and _permits_only(fact.text)
+            and worded.permits_only
         ):
             # "Only deploy the API after the tests pass": what it forbids is the act before
             # then; its condition's own words name the side where the act is allowed
@@ -186,7 +200,7 @@ class Frame:
         values = forms("value")
         values += tuple(e for v in values for e in equivalents(v.strip()) if e not in values)
         return cls(
-            fact.polarity,
+            polarity,
             objects,
             tuple(heads),
             tuple(dict.fromkeys(modifiers)),
@@ -198,7 +212,7 @@ class Frame:
             references,
             region,
             conditional or region in (Relation.IF, Relation.UNLESS),
-            fact.polarity is Polarity.REQUIRE and region is Relation.BEFORE,
+            polarity is Polarity.REQUIRE and region is Relation.BEFORE,
             opposites,
             _other_value(groups["value"].forms[0], values) if "value" in groups else None,
             Lazy(
@@ -226,20 +240,20 @@ class Frame:
             if "action" in groups
             else (),
             literals,
-            fact.floor.required,
+            required,
             "value" not in groups,
             tuple(p for v in forms("value") for p in count_patterns(v.strip())),
-            fact.cls == "confirmation",
-            cue_names(fact.anchors),
+            fact_cls == "confirmation",
+            cue_names(anchors),
             tuple(
                 Lazy(rf" {_CANCEL} (?:\S+ ){{0,2}}{re.escape(st.strip())} ")
                 for st in forms("setting")
             ),
             _setting_modifiers(forms("setting"), objects),
-            _rivals(fact.text, groups["object"].forms) if "object" in groups else None,
-            held_state(actions[0]) if actions and fact.polarity is Polarity.FORBID else None,
+            worded.rivals,
+            held_state(actions[0]) if actions and polarity is Polarity.FORBID else None,
             _narrowings(groups["object"].forms) if "object" in groups else (),
-            "value" in groups and _CAP.search(lemmas(normalize(fact.text))) is not None,
+            "value" in groups and worded.cap,
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
         )
 
@@ -505,10 +519,26 @@ def _setting_modifiers(settings: tuple[str, ...], objects: tuple[str, ...]) -> t
 _CUES = (lx.NEGATION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE, lx.HEDGE_RE, lx.GESTURE_RE, lx.WAIVE_RE)
 
 
-def _permits_only(text: str) -> bool:
-    """Whether a rule is stated as an exclusive permission ("only X after Y"), not a ban."""
-    lem = lemmas(normalize(text))
-    return lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None
+class Wording(NamedTuple):
+    """What a rule's frame reads from its text rather than its anchors (`wording`): two rules
+    with the same anchors may differ in these ("Only close the tickets after the user says
+    yes" / "Do not close the tickets until the user confirms")."""
+
+    confirms: bool  # the text speaks of a confirmation: a condition without a relation is a yes
+    permits_only: bool  # an exclusive permission ("only X after Y"), not a ban
+    rivals: Lazy | None  # another thing named in the object's place (`_rivals`)
+    cap: bool  # a ceiling's words ("cap", "at most", "a load limit")
+
+
+def wording(fact: Fact) -> Wording:
+    lem = lemmas(normalize(fact.text))
+    objects = next((g.forms for g in fact.anchors if g.role == "object"), None)
+    return Wording(
+        "confirm" in fact.text,
+        lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None,
+        _rivals(fact.text, objects) if objects is not None else None,
+        _CAP.search(lem) is not None,
+    )
 
 
 def cue_names(anchors: Iterable[AnchorGroup]) -> tuple[str, ...]:
@@ -651,10 +681,10 @@ def action_nouns(action: str) -> tuple[str, ...]:
     return ()
 
 
-def _default_region(fact: Fact) -> Relation:
+def _default_region(fact_cls: str, polarity: Polarity, worded: Wording) -> Relation:
     """Where a condition named without a relation word puts the rule: a confirmation forbids
     the action before the yes; a conditional forbids it while the condition holds."""
-    if fact.cls == "confirmation" or (fact.polarity is Polarity.FORBID and "confirm" in fact.text):
+    if fact_cls == "confirmation" or (polarity is Polarity.FORBID and worded.confirms):
         return Relation.BEFORE
     return Relation.IF
 

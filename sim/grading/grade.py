@@ -17,7 +17,7 @@ from sim.grading import anaphora
 from sim.grading import lexicon as lx
 from sim.grading.allusions import Topic, cautions, names_topic, topic_words
 from sim.grading.clauses import clauses
-from sim.grading.frames import Frame, has_object, names_another, read_for
+from sim.grading.frames import Frame, Wording, has_object, names_another, read_for, wording
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import (
     ANTONYMS,
@@ -74,24 +74,23 @@ class Matcher:
 
     @classmethod
     def of(cls, fact: Fact) -> Matcher:
-        # a sweep plants the same rule in trial after trial as a new Fact: read it once; the
-        # text is part of the key, as Frame.of reads it too ("Only close the tickets after the
-        # user says yes" and "Do not close the tickets until the user confirms" share anchors)
-        key = (fact.cls, fact.polarity, fact.text, fact.anchors, fact.floor.required)
+        # a sweep plants the same rule in trial after trial as a new Fact: read it once (what
+        # its frame reads of its text is part of the key: two rules may share their anchors)
+        key = (fact.cls, fact.polarity, fact.anchors, fact.floor.required, wording(fact))
         read = _READ.get(key)
         if read is None:
             if len(_READ) > 4_096:
                 _READ.clear()
-            read = _READ[key] = _read(fact)
+            read = _READ[key] = _read(fact, key[4])
         return cls(fact, normalize(fact.text), *read)
 
 
 _Read = tuple[Frame, tuple[str, ...], str, str, tuple[str, ...], Topic, tuple[str, ...]]
 
 
-def _read(fact: Fact) -> _Read:
-    """A Matcher's fields that the fact's class, polarity, anchors and floor decide."""
-    frame = Frame.of(fact)
+def _read(fact: Fact, worded: Wording) -> _Read:
+    """A Matcher's fields that the fact's class, polarity, anchors, floor and `worded` decide."""
+    frame = Frame.read(fact.cls, fact.polarity, fact.anchors, fact.floor.required, worded)
     heads = tuple(f" {h} " for h, _ in frame.heads)
     forms = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
     condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
