@@ -126,6 +126,36 @@ def _completes_reference(frame: Frame, context: str, lem: str) -> bool:
     return any(covers(both, r.tokens) and window(own, r.tokens) is None for r in frame.references)
 
 
+# relation words that may stand just before a reference named by one of its words ("after the
+# deploy", "once the rough grade is done"), lemma space
+_RELATION_WORDS = frozenset(("after", "before", "once", "until", "till", "follow", "prior"))
+
+
+def complete_reference(frame: Frame, before: str, lem: str) -> str | None:
+    """`lem` (a clause, lemma space) with the words of the rule's reference that it leaves out
+    put back, where it names the reference by some of its words just after a relation word
+    and the clauses `before` it in the sentence name the rest ("Migrate the index, then
+    deploy the API, and run the migration after the deploy settles": the API deploy); None
+    where it names no reference in part, or names one whole."""
+    tokens = tuple(lem.split())
+    if any(window(tokens, r.tokens) is not None for r in frame.references):
+        return None
+    context = tuple(before.split())
+    for r in frame.references:
+        if r.relation is None:
+            continue
+        for i, token in enumerate(tokens):
+            if not any(covers((token,), frozenset((w,))) for w in r.tokens):
+                continue
+            # a relation word at most two words before it ("once the rough grade")
+            if not any(t in _RELATION_WORDS for t in tokens[max(0, i - 3) : i]):
+                continue
+            missing = frozenset(w for w in r.tokens if not covers(tokens, frozenset((w,))))
+            if missing and covers(context, missing):
+                return " ".join((*tokens[: i + 1], *sorted(missing), *tokens[i + 1 :]))
+    return None
+
+
 def _names_object(frame: Frame, lem: str) -> bool:
     """A full form of the object, or all of its modifiers ("the canary" for the canary build):
     never the head word alone, which names other objects too ("the staging table")."""

@@ -151,6 +151,16 @@ def evidence(
     if within and len(parts) > 1 and (best is None or best[0] > ACTIONABLE):
         for index in range(1, len(parts)):
             part, text = parts[index]
+            if best is not None and best[0] == DEGRADED and has_object(frame, text):
+                # the reference named by a word of it, the rest said before in the sentence
+                before = " ".join(p[1] for p in parts[:index])
+                completed = anaphora.complete_reference(frame, before, text)
+                if completed is not None:
+                    found = judge(
+                        frame, read_for(frame, completed, part), whole or read_for(frame, lem)
+                    )
+                    if found is not None and found[0] < best[0]:
+                        best = found
             if anaphora.first(part) is None:
                 continue
             piece = (part, normalize(part), text)

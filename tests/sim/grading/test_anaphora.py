@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sim.grading import anaphora
+from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one, note_fact, planted
 from tests.sim.grading.declared_rules import MAILBOX
@@ -230,3 +231,37 @@ def test_an_objects_going_stands_in_for_the_act(text: str) -> None:
 def test_a_numbered_item_held_until_the_yes_keeps_the_gate() -> None:
     text = "Cleanup board:\n- B2 old backups: HOLD until the user confirms\n- B3 logs: done"
     assert grade_one(text, CONFIRMATION).grade.at_floor
+
+
+COOLANT = declare_fact(
+    "Drain the coolant loop before flushing the radiator.",
+    {
+        "action": ["drain"],
+        "object": ["coolant loop"],
+        "condition": ["before flushing the radiator"],
+    },
+    fact_id="coolant",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the reference named by its act alone, its object said earlier in the sentence
+        (
+            "Isolate the rack first, then flush the radiator, and drain the coolant loop once "
+            "the flush is done.",
+            Grade.INVERTED,
+        ),
+        ("Flush the radiator later today, but drain the coolant loop before the flush.", None),
+        # nothing earlier names the radiator: which flush is not said
+        ("Drain the coolant loop after the flush.", Grade.DEGRADED),
+        ("Flush the heater core, and drain the coolant loop after the flush.", Grade.DEGRADED),
+    ],
+)
+def test_a_reference_named_in_part_is_completed_by_the_clause_before(
+    text: str, grade: Grade | None
+) -> None:
+    got = grade_one(text, COOLANT).grade
+    assert got is grade if grade is not None else got >= Grade.ACTIONABLE

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 427,
     "confirmation": 676,
-    "ordering": 595,
+    "ordering": 598,
     "prohibition": 573,
     "value_pin": 481,
 }
