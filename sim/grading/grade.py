@@ -67,7 +67,7 @@ class Matcher:
     frame: Frame
     topic_forms: tuple[str, ...]
     reference: str  # the condition's reference as words ("resize disk"): what "it" may be
-    object: str  # the object as words ("ledger volume")
+    object: str  # the object as the user wrote it first ("ledger volume")
     reference_stems: tuple[str, ...]  # the reference's words, stemmed: where a pronoun may look
     alluded_by: Topic  # the rule's topic as words, for a sentence that only alludes to it
     allusion_runs: tuple[str, ...]  # those words, padded: where to look for an allusion
@@ -95,7 +95,9 @@ def _read(fact: Fact, worded: Wording) -> _Read:
     forms = tuple(dict.fromkeys(frame.objects + heads + frame.modifiers))
     condition = next((g.forms for g in fact.anchors if g.role == "condition"), ())
     reference = relation_of(lemmas(normalize(condition[0])).strip())[1] if condition else ""
-    obj = frame.objects[0].strip() if frame.objects else ""
+    # as the user wrote it: it stands in a sentence that is read again, and a lemma read
+    # again may not give itself ("lenses" -> "lense" -> "lens")
+    obj = next((g.forms[0].strip() for g in fact.anchors if g.role == "object"), "")
     stems = tuple(dict.fromkeys(" " + stem(w) for w in frame.reference_words))
     words = topic_words(frame)
     runs = tuple(f" {w} " for w in sorted(words.words))

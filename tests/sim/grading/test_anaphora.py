@@ -265,3 +265,36 @@ def test_a_reference_named_in_part_is_completed_by_the_clause_before(
 ) -> None:
     got = grade_one(text, COOLANT).grade
     assert got is grade if grade is not None else got >= Grade.ACTIONABLE
+
+
+TINT = declare_fact(
+    "Do not tint the reading lenses until Okonkwo confirms.",
+    {
+        "action": ["tint"],
+        "object": ["reading lenses"],
+        "condition": ["until Okonkwo confirms", "Okonkwo confirms"],
+    },
+    fact_id="tint",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        (
+            "The reading lenses are cut and polished.\nDo not tint them until Okonkwo confirms.",
+            None,
+        ),
+        (
+            "The reading lenses are cut and polished.\nOkonkwo's confirmation isn't required for "
+            "that.",
+            Grade.INVERTED,
+        ),
+    ],
+)
+def test_a_pronoun_stands_for_the_object_as_written(text: str, grade: Grade | None) -> None:
+    # the object put in the pronoun's place is read again: its lemma ("lense") would not give
+    # itself again ("lens"), and the sentence would name no object
+    got = grade_one(text, TINT).grade
+    assert got is grade if grade is not None else got >= Grade.ACTIONABLE

@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 427,
-    "confirmation": 676,
+    "confirmation": 678,
     "ordering": 598,
     "prohibition": 573,
     "value_pin": 481,
