@@ -22,7 +22,9 @@ _CLAUSE_BREAK = re.compile(
     r"had|needs?|stays?|remains?|gets?)\b))"
     # ", while X can ...": a contrast, not a time ("while step 3 runs")
     r"|,\s*(?=while\s[^,;.]*?\b(?:can|may|allowed|fine|free)\b)"
-    r"|\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
+    # (never the "but" of "anything but 40 tonnes": an exception, whatever follows it)
+    r"|(?<!anything)(?<!nothing)(?<!everything)(?<!anyone)(?<!anybody)(?<!anywhere)"
+    r"\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(

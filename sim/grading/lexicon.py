@@ -484,7 +484,7 @@ EXCEPT_PIN_RE = re.compile(
     r"(?<![\w-])(?:no|never|not|nothing|none)(?![\w-]).*?(?<![\w-])(?:" + _EXCEPT + r")(?![\w-])"
     r"|(?<![\w-])(?:"
     + _EXCEPT_LEADING
-    + r")(?![\w-]).*?(?<![\w-])(?:ban|forbid|not|never|prohibit|"
+    + r"|anything but|anyone but)(?![\w-]).*?(?<![\w-])(?:ban|forbid|not|never|prohibit|"
     r"disallow|refuse|reject)(?![\w-])"
 )
 """A negation with an exception in one clause: "no console on any port but 8443", "log

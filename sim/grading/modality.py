@@ -107,6 +107,16 @@ _NO_TROUBLE = re.compile(
 )
 
 
+# "nothing else", "nothing higher or lower", "none other than that" ending a clause (or before
+# "is acceptable"), lemma space: the clause's own words are all it allows
+_NOTHING_ELSE = re.compile(
+    r" (?:and |but )?(?:nothing|none) (?:else|other|high(?:er)?|low(?:er)?|more|less|above"
+    r"|below|over|under|beyond)(?: or (?:high(?:er)?|low(?:er)?|more|less|else))?"
+    r"(?: than (?:that|this|it))?(?= $| (?:is|be|are) (?:acceptable|allow|allowed|ok|fine"
+    r"|permit|permitted|accept|accepted) $)"
+)
+
+
 _EMPHASIS = frozenset(lx.lemma_phrase(p) for p in ("no exception", "without fail"))
 _MID_CONDITION = re.compile(
     r",\s*((?:if|when|whenever|unless|once|because|since|in case|provided)\b"
@@ -180,6 +190,12 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
                 rest = rest.replace(words, " ", 1)
     if " no " in rest or " without " in rest:
         rest = _NO_TROUBLE.sub(" ", rest)  # "dimmer rack healthy, no module faults": a report
+    only_that = None
+    if " nothing " in rest or " none " in rest:
+        # "load limit 40 tonnes, nothing higher": what the clause names and nothing more, no ban
+        only_that = _NOTHING_ELSE.search(rest)
+        if only_that is not None:
+            rest = rest[: only_that.start()] + " " + rest[only_that.end() :]
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = (
         not negation
@@ -187,7 +203,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         and bool(lx.DEFERRAL_RE.search(rest) or lx.STAY_UNTIL_RE.search(rest))
     )
     negated = negation or deferred
-    exclusive = bool(lx.EXCLUSIVE_RE.search(s))
+    exclusive = bool(lx.EXCLUSIVE_RE.search(s)) or only_that is not None
     double = lx.DOUBLE_NEGATIVE_RE.search(s)
     if double is not None and double.group(0) in _EMPHASIS:
         # "display cases off-limits, no exceptions": emphasis of whatever the clause says

@@ -376,3 +376,27 @@ def test_a_pin_named_as_what_to_avoid_is_not_kept(fact: Fact, text: str, kept: b
 )
 def test_a_pin_changed_compared_or_bounded(fact: Fact, text: str, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # what the clause names and nothing more: the pin, not a ban
+        ("Audit archive: retention 30 days, nothing higher.", None),
+        ("Audit archive retention: 30 days and nothing else.", None),
+        ("Audit archive retention is 30 days; nothing else is acceptable.", None),
+        ("Audit archive: retention 45 days, nothing lower.", Grade.INVERTED),
+        # "anything but" names the exception, whatever clause follows it
+        (
+            "Never set the audit archive retention to anything but 30 days, whatever legal says.",
+            None,
+        ),
+        (
+            "Never set the audit archive retention to anything but 45 days, whatever legal says.",
+            Grade.INVERTED,
+        ),
+    ],
+)
+def test_a_pin_with_nothing_else_or_anything_but(text: str, grade: Grade | None) -> None:
+    got = grade_one(text, RETENTION).grade
+    assert got is grade if grade is not None else got >= Grade.ACTIONABLE
