@@ -342,7 +342,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
                 return INVERTED, ("polarity",)
             if clause.hedged:  # "the user should ideally confirm", "maybe go easy on it":
                 return DEGRADED, ("modality",)  # a tip about the rule, not its reversal
-            if "action" in present or frame.ordering or clause.directive:
+            if "action" in present or frame.ordering or (clause.directive and not _status(clause)):
                 return INVERTED, ("polarity",)
             return (DEGRADED, ("action",)) if names_it else None
         kept = True
@@ -392,13 +392,34 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     if (
         (len(present) >= 2 and not _reported(frame, clause))
         or clause.hedged
-        or clause.directive
+        or (clause.directive and ("action" in present or not _status(clause)))
         or clause.gesture
         or clause.reading is Reading.FORBID
         or (frame.confirmation and _GATED_YES.search(text) is not None)
     ):
         return DEGRADED, missing or ("modality",)
     return None
+
+
+# "continuity OK", "torque marks OK", "governor_cert=ok": a check that passed, ending its
+# clause; not "looks OK" or "is OK" (which may allow), nor "OK to" or "gives the OK"
+_STATUS_OK = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!'s )(?<!\blooks )(?<!\blook )(?<!\bseems )"
+    r"\b(?:ok|okay)\b(?=\s*(?:[.;,!)|]|$))",
+    re.IGNORECASE,
+)
+
+
+def _status(clause: Clause) -> bool:
+    """Whether a clause allows only by a passed check's "OK": a report where it names no act
+    of the rule ("Axle counter AC-14 tested OK at step 2"), not a permission."""
+    raw = clause.raw
+    if not raw or "ok" not in raw.lower() or (found := _STATUS_OK.search(raw)) is None:
+        return False
+    rest = lemmas(normalize(raw[: found.start()] + " " + raw[found.end() :]))
+    return not (
+        lx.PERMISSION_RE.search(rest) or lx.DIRECTIVE_RE.search(rest) or SKIP_RE.search(rest)
+    )
 
 
 _PAST_IRREGULAR = frozenset(

@@ -105,3 +105,26 @@ SAPLINGS = declare_fact(
 )
 def test_another_kind_before_a_one_word_form(text: str, grade: Grade) -> None:
     assert grade_one(text, SAPLINGS).grade is grade
+
+
+KILN = declare_fact(
+    "Do not open the kiln door after step 3.",
+    {"action": ["open"], "object": ["kiln door"], "condition": ["after step 3"]},
+    fact_id="kiln",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a check that passed, reported: no rule, whatever else the line says
+        ("Kiln door seals inspected, gasket OK.", Grade.DROPPED),
+        ("kiln_door_hinge=ok; cone_pack=placed; step=2/6", Grade.DROPPED),
+        ("Kiln door: latch tested OK; shelves loaded.", Grade.DROPPED),
+        # an OK on the act itself still allows it
+        ("Kiln door: opening after step 3 OK, the potter agreed.", Grade.INVERTED),
+        ("Kiln door: open it after step 3 if it looks OK.", Grade.INVERTED),
+    ],
+)
+def test_a_passed_check_is_a_report_not_a_permission(text: str, grade: Grade) -> None:
+    assert grade_one(text, KILN).grade is grade
