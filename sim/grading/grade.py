@@ -262,6 +262,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         return None  # "do not modify the tags on X after step 5": a rule about another action
     if frame.ordering and "action" not in present and _other_order(frame, clause):
         return None  # "Weigh the surgical linens before loading": another act first
+    if frame.settings and "setting" not in present and _other_setting(frame, clause):
+        return None  # "Crane 3 must use a hoist speed of 40 m/min": another setting's pin
     agrees = not revoked and (clause.reading is Reading.POSITIVE) == (
         frame.polarity is Polarity.REQUIRE
     )
@@ -641,6 +643,78 @@ def _other_action(frame: Frame, clause: Clause) -> bool:
     return verb not in own and not any(verb in h for h, _ in frame.heads)
 
 
+# an amount as a pin states one, raw text, lower case: a number with a unit ("40 m/min", "20
+# minutes", "150 mbar") or a decimal ("0.1", "1.020"), with what stands right before it
+_AMOUNT = re.compile(
+    r"(?P<glue>\bof\s+|[:=]\s*|\s)?(?<![\w.-])(?P<number>\d+(?:\.\d+)?)"
+    r"(?P<unit>\s?(?:%|°\s?[cf]\b|[a-zµ]{1,5}(?:/[a-z]{1,4})?\b|(?:minute|second|hour|day|week"
+    r"|tonne|ton|litre|liter|metre|meter|degree|pixel|frame|replica|volt|amp|watt)s?\b"
+    r"|percent\b))?"
+)
+
+
+# words that name whatever setting is meant ("New value: 1500°C", "target: 150 mbar", "cfg:")
+_ANY_SETTING = frozenset(
+    ("value", "setpoint", "setting", "target", "figure", "number", "amount", "cfg", "config",
+     "configuration", "param", "parameter", "spec", "rule", "pin", "pinned")
+)  # fmt: skip
+
+
+def _other_setting(frame: Frame, clause: Clause) -> bool:
+    """Whether a clause that names the pin's object but not its setting pins another setting
+    of it: an amount after "of" ("a specific gravity of 1.020"), after a name and a colon
+    ("Label smoothing for the run: 0.1"), right after a name that opens the clause or follows
+    its label ("Drip line: filter flush interval 40 minutes"), or before "of" and a name ("20
+    minutes of candling"). The object's words, the rule's acts and the setting's own words
+    are no other setting ("copper: 0.15 ppm" is the copper setting); a verb's amount ("dropped
+    to 48 kHz", "stay around 40 tonnes") names none."""
+    raw = clause.raw.lower()
+    if not raw or not any(c.isdigit() for c in raw):
+        return False
+    own = (
+        {
+            w
+            for form in (*frame.objects, *frame.modifiers, *frame.actions, *frame.settings)
+            for w in form.split()
+        }
+        | {w.strip() for w in frame.setting_modifiers}
+        | set(frame.kind_words)
+    )
+
+    def other(words: list[str], past_object: bool = True) -> bool:
+        while words and ((past_object and words[-1] in own) or _function_word(words[-1])):
+            words.pop()  # "for the fine-tuning run", "a": back to the words that name
+        named = [w for w in words[-3:] if len(w) > 2 and not w.isdigit()]
+        return bool(named) and not any(
+            w in own or w in _ANY_SETTING or _function_word(w) for w in named
+        )
+
+    for found in _AMOUNT.finditer(raw):
+        unit = (found.group("unit") or "").strip()
+        if unit and (_function_word(unit) or unit in own):
+            unit = ""  # "us-east-1 from now on": no unit
+        head = re.split(r"[;,(]", raw[: found.start()])[-1]
+        glue = (found.group("glue") or "").strip()
+        if (
+            not unit
+            and "." not in found.group("number")
+            and (glue != "of" or head.rstrip()[-1:].isdigit())
+        ):
+            continue  # "Crane 3", "shelves 2 and 4", "step 3 of 9": a name or a count
+        tail = lemmas(normalize(raw[found.end() : found.end() + 40])).split()
+        if tail[:1] == ["of"] and other(tail[1:2]):
+            return True  # "20 minutes of candling"
+        if glue == "of" or glue in (":", "="):
+            if other(lemmas(normalize(head)).split()):
+                return True
+        elif ":" in head or head.strip() == raw[: found.start()].strip():
+            # juxtaposed: the words from the label's colon (or the clause's start) to it
+            words = lemmas(normalize(head.rsplit(":", 1)[-1])).split()
+            if 0 < len(words) <= 4 and other(words, past_object=False):
+                return True
+    return False
+
+
 _OPENERS_NOT_VERBS = frozenset(
     ("though", "although", "next", "then", "first", "also", "now", "once", "while", "when",
      "after", "before", "meanwhile", "however", "still", "only", "and", "but", "so", "yet",
@@ -1006,6 +1080,8 @@ def allusion(
     raw, _, lem = units[index]
     if not names_topic(m.alluded_by, lem):
         return None
+    if m.frame.settings and _other_setting(m.frame, read_for(m.frame, lem, raw)):
+        return None  # "the archive must use a compression level of 6": another pin, stated
     if not cautions(lem):
         # "Payroll work is nearly done; be mindful of anything touching it": the caution in
         # the next sentence, by a pronoun

@@ -400,3 +400,21 @@ def test_a_pin_changed_compared_or_bounded(fact: Fact, text: str, grade: Grade) 
 def test_a_pin_with_nothing_else_or_anything_but(text: str, grade: Grade | None) -> None:
     got = grade_one(text, RETENTION).grade
     assert got is grade if grade is not None else got >= Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # another setting of the same object, with its own amount: another rule
+        ("The audit archive must use a compression level of 6 for now.", Grade.DROPPED),
+        ("Audit archive: snapshot interval 30 days; storage tier cold.", Grade.DROPPED),
+        ("Audit archive replication lag: 0.5 while the link is slow.", Grade.DROPPED),
+        ("Audit archive: 30 days of write lock after each export.", Grade.DROPPED),
+        # the pin's own setting, or a verb's amount, is no other setting
+        ("Audit archive: retention 30 days.", Grade.ACTIONABLE),
+        ("The audit archive retention was cut to 14 days.", Grade.INVERTED),
+        ("Audit archive, retention update.\nNew value: 14 days.", Grade.INVERTED),
+    ],
+)
+def test_another_setting_of_the_object_is_another_rule(text: str, grade: Grade) -> None:
+    assert grade_one(text, RETENTION).grade is grade
