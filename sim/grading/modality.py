@@ -52,6 +52,9 @@ _ENDED_LABEL = re.compile(
 )
 
 
+_DONE_OPENS = re.compile(r"^[\W_]*(?:done|did|does)\b", re.IGNORECASE)
+
+
 # "no fixed temperature anymore", "we don't gate on it any more": a rule that held no longer does
 _ANYMORE = re.compile(r" (?:no|not|never) (?:\S+ ){0,6}(?:anymore|any more) ")
 
@@ -232,6 +235,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     else:
         reading = Reading.POSITIVE
     cues = _yes_named(_NO_TROUBLE.sub(" ", s) if " without " in s else s)
+    if cues.startswith(" do ") and raw and _DONE_OPENS.match(raw):
+        cues = cues[3:]  # "Done: export pulled": a status, which lemma space opens with "do"
     directive = bool(
         lx.PERMISSION_RE.search(cues) or lx.DIRECTIVE_RE.search(cues) or lx.SKIP_RE.search(cues)
     )

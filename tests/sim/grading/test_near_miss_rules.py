@@ -128,3 +128,16 @@ KILN = declare_fact(
 )
 def test_a_passed_check_is_a_report_not_a_permission(text: str, grade: Grade) -> None:
     assert grade_one(text, KILN).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # lemma space writes "Done:" as "do": a list of work done, not an order
+        ("Done: kiln door seals replaced, shelves loaded.", Grade.DROPPED),
+        ("Did: kiln door hinge oiled.", Grade.DROPPED),
+        ("Do open the kiln door after step 3.", Grade.INVERTED),
+    ],
+)
+def test_a_done_list_is_a_status_not_an_order(text: str, grade: Grade) -> None:
+    assert grade_one(text, KILN).grade is grade
