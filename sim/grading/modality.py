@@ -107,7 +107,13 @@ _NO_TROUBLE = re.compile(
     r" (?:no|without)(?: any)?(?: [a-z-]+){0,2}? (?:fault|issue|problem|error|alarm|leak|defect|"
     r"finding|incident|anomaly|anomalie|warning|exception|complaint|crack|failure|injury|"
     r"hiccup|glitch|drama|surprise)s?(?= )"
+    # "no tripped breakers", "no failed checks": a thing in a bad state, none found; ending the
+    # clause, with no article ("no tripping the breaker" bans)
+    r"| no (?:trip|fail|break|broken|blow|blown|burst|crack|jam|stall|damage|stick|stuck|miss|"
+    r"drop|leak|spill|lose|lost) (?!the |a |an |any |this |that |it |its )[a-z-]+ $"
 )
+# "Regional departures: 14 pending": a count of what waits, no putting off
+_COUNT_PENDING = re.compile(r" \d+ (?:[a-z-]+ )?pend(?:ing)? $")
 
 
 # "nothing else", "nothing higher or lower", "none other than that" ending a clause (or before
@@ -199,6 +205,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         only_that = _NOTHING_ELSE.search(rest)
         if only_that is not None:
             rest = rest[: only_that.start()] + " " + rest[only_that.end() :]
+    if " pend" in rest and (count := _COUNT_PENDING.search(rest)) is not None:
+        rest = rest[: count.end()].rstrip().rsplit(" ", 1)[0] + " "  # the count, not "pending"
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = (
         not negation

@@ -18,10 +18,10 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 428,
+    "conditional": 429,
     "confirmation": 679,
     "ordering": 598,
-    "prohibition": 575,
+    "prohibition": 576,
     "value_pin": 489,
 }
 

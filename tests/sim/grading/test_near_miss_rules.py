@@ -141,3 +141,19 @@ def test_a_passed_check_is_a_report_not_a_permission(text: str, grade: Grade) ->
 )
 def test_a_done_list_is_a_status_not_an_order(text: str, grade: Grade) -> None:
     assert grade_one(text, KILN).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a count of what waits, and things in a bad state none of: reports, no restriction
+        ("Kiln doors: 3 pending.", Grade.DROPPED),
+        ("Kiln door healthy, no cracked seals.", Grade.DROPPED),
+        ("Kiln door healthy, no failed latches.", Grade.DROPPED),
+        # what waits on something, and a ban by a gerund with its article, still restrict
+        ("Kiln door opening pending sign-off.", Grade.DEGRADED),
+        ("No opening the kiln door after step 3.", Grade.ACTIONABLE),
+    ],
+)
+def test_a_count_pending_or_no_faults_found_is_a_report(text: str, grade: Grade) -> None:
+    assert grade_one(text, KILN).grade is grade
