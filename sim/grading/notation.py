@@ -129,6 +129,18 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+_SETTING_HEADS = frozenset(("setting", "parameter", "param", "key", "field", "property"))
+_VALUE_HEADS = frozenset(("value", "target", "setpoint", "set point", "set value"))
+
+
+def _setting_value(head: list[str]) -> tuple[int, int] | None:
+    """The columns of a table that names settings in one and their values in the next."""
+    for k in range(1, len(head) - 1):
+        if head[k].lower() in _SETTING_HEADS and head[k + 1].lower() in _VALUE_HEADS:
+            return k, k + 1
+    return None
+
+
 def _tables(text: str) -> str:
     """Markdown tables as sentences: each cell of a row a line of its own, led by the row's
     name (its first cell; a number by its column: "Step 1") and the cell's column, so a cell
@@ -147,9 +159,18 @@ def _tables(text: str) -> str:
                 name = cells[0]
                 if (not name or name.isdigit()) and head[0]:
                     name = f"{head[0]} {name}".strip()
+                heads = [*head, *[""] * len(cells)]
+                pair = _setting_value(head)
+                if pair is not None and pair[1] < len(cells):
+                    # "| Furnace | Peak temperature | 1530°C |" under "| Unit | Setting |
+                    # Value |": the setting and its value one cell, as a pin states them
+                    k, v = pair
+                    value = "" if cells[v].lower() in _EMPTY_CELL else f" {cells[v]}"
+                    cells = [*cells[:k], cells[k] + value, *cells[v + 1 :]]
+                    heads = [*heads[:k], "", *heads[v + 1 :]]
                 said = [
                     f"{h} {c}" if h else c
-                    for h, c in zip([*head[1:], *[""] * len(cells)], cells[1:], strict=False)
+                    for h, c in zip(heads[1:], cells[1:], strict=False)
                     if c.lower() not in _EMPTY_CELL
                 ]
                 out.extend([f"{name}: {cell}" for cell in said] if said else [name])

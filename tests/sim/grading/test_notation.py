@@ -206,3 +206,21 @@ def test_the_reading_by_line_marks_is_the_whole_texts(lines: list[str]) -> None:
 def test_a_keys_unit_suffix_reads_as_the_unit(line: str, said: str) -> None:
     # under a key: a lone "key: value" line is prose ("Note: ..."), read as it is
     assert as_prose(f"mash:\n  {line}") == f"mash:\n{said}"
+
+
+def test_a_settings_table_reads_each_setting_with_its_value() -> None:
+    text = (
+        "| Unit | Setting | Value | Note |\n|---|---|---|---|\n"
+        "| Glaze kiln | Soak time | 20 minutes | fixed |\n| Bisque kiln | Vacuum | - | n/a |"
+    )
+    assert as_prose(text).split("\n") == [
+        "Glaze kiln: Soak time 20 minutes",
+        "Glaze kiln: Note fixed",
+        "Bisque kiln: Vacuum",
+    ]
+    soak = declare_fact(
+        "The glaze kiln must use a soak time of 20 minutes.",
+        {"object": ["glaze kiln"], "setting": ["soak time"], "value": ["20 minutes"]},
+        fact_id="soak",
+    )
+    assert grade_one(text, soak).grade >= Grade.ACTIONABLE
