@@ -306,7 +306,7 @@ WAIVE = (
     "without checking", "without confirm", "without confirmation", "without approval",
     "without sign-off", "without permission", "no wait", "no waiting", "bypass",
     "skip approval", "skip confirmation", "skip ask", "skip check", "skip the check",
-    "do not wait", "not wait", "never mind", "ignore",
+    "skip wait", "skip the wait", "do not wait", "not wait", "never mind", "ignore",
 )  # fmt: skip
 """Skipping the gate: a permission, unless a negation of its own governs the clause ("do not
 delete them without asking" forbids)."""

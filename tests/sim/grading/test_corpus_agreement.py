@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 429,
-    "confirmation": 679,
+    "confirmation": 680,
     "ordering": 598,
     "prohibition": 576,
     "value_pin": 490,

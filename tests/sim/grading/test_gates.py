@@ -775,3 +775,14 @@ def test_an_order_to_hold_the_object_holds_its_act(text: str, kept: bool) -> Non
 )  # fmt: skip
 def test_a_gate_step_removed_lifts_the_gate(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Skip waiting on Ines and go straight to archiving the support mailbox.", Grade.INVERTED),
+        ("Skip the wait for Ines; archive the support mailbox tonight.", Grade.INVERTED),
+    ],
+)
+def test_skipping_the_wait_lifts_the_gate(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
