@@ -157,7 +157,7 @@ WEAK_REVOCATION = (
 UNPINNED = (
     "vary", "can vary", "free to vary", "free to change", "float", "unpinned", "unlocked",
     "unfixed", "no longer fixed", "no longer pinned", "no longer locked", "not fixed anymore",
-    "automatic", "automatically", "on auto", "adjustable", "up to you", "your call",
+    "automatic", "automatically", "on auto", "adjustable", "flexible", "up to you", "your call",
     "whatever the", "left to",
 )  # fmt: skip
 """A pinned setting let go, its value named nowhere: "the liner machine voltage is free to

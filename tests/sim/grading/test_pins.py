@@ -316,6 +316,7 @@ def test_a_unit_many_settings_share_names_none() -> None:
         # a setting let go, its value named nowhere
         ("The render farm tile size is free to vary.", Grade.INVERTED),
         ("Render farm: tile size is now automatic.", Grade.INVERTED),
+        ("The render farm tile size is flexible from now on.", Grade.INVERTED),
         ("Render farm tile size: never automatic.", Grade.DEGRADED),
         ("Render farm tile size: always 64 pixels, never automatic.", Grade.ACTIONABLE),
     ],
