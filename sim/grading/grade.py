@@ -1245,7 +1245,8 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     part of the object, and what follows the act is no object of its own: a verb's helper, a
     state or a gate ("blocked", "waits", "until"), or nothing ("No restarts."), not a noun
     ("Deletion script dry-run passed", "Rebooted 3 sensor hubs", "Disposal of the syringes");
-    or it opens with a label that gives the new word on the object ("New setpoint: 180 mbar")."""
+    or it opens with a label that gives the new word on the object ("New setpoint: 180 mbar"),
+    or a pin's setting as its label ("Dropout: 0.1, fixed")."""
     if before is None or not any(f in before[2] for f in (*m.frame.objects, *m.frame.modifiers)):
         return False
     lem = unit[2]
@@ -1262,7 +1263,9 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
         if rest.startswith(act) and act.split()[0] not in LIGHT_VERBS:
             after = rest[len(act) :].split(" ", 1)[0]
             return not after or after in _AFTER_ACT
-    return False
+    # "Fine-tuning run settings were agreed." / "Dropout: 0.1, fixed": a pin's setting as the
+    # label of a sentence of its own
+    return ":" in unit[0][:48] and any(rest.startswith(s) for s in m.frame.settings)
 
 
 # (fact, sentence before, sentence) -> what the sentence resolved says of the fact: the same

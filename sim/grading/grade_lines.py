@@ -191,7 +191,10 @@ class LineGrader:
         self._elliptic: dict[str, int] = {}
         self._whole_by: dict[str, int] = {}
         self._act_firsts = tuple(
-            word_runs(tuple(w for a in m.frame.actions if (w := a.split()[0]) not in LIGHT_VERBS))
+            word_runs(
+                tuple(w for a in m.frame.actions if (w := a.split()[0]) not in LIGHT_VERBS)
+                + tuple(st.split()[0] for st in m.frame.settings)  # "Dropout: 0.1, fixed"
+            )
             for m in self._matchers
         )
         self._object_runs = tuple(

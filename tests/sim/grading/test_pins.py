@@ -419,3 +419,24 @@ def test_a_pin_with_nothing_else_or_anything_but(text: str, grade: Grade | None)
 )
 def test_another_setting_of_the_object_is_another_rule(text: str, grade: Grade) -> None:
     assert grade_one(text, RETENTION).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the setting as the label of the next sentence, the object named just before
+        ("Audit archive settings were reviewed with legal.\nRetention: 30 days, fixed.", None),
+        (
+            "Audit archive settings were reviewed with legal.\nRetention: 14 days from now on.",
+            Grade.INVERTED,
+        ),
+        # another thing's setting under its own name is not the archive's
+        (
+            "Audit archive settings were reviewed.\nBackup bucket retention: 30 days.",
+            Grade.DROPPED,
+        ),
+    ],
+)
+def test_a_setting_label_after_the_object_states_its_pin(text: str, grade: Grade | None) -> None:
+    got = grade_one(text, RETENTION).grade
+    assert got is grade if grade is not None else got >= Grade.ACTIONABLE
