@@ -11,6 +11,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, compress
 
+from sim.grading import lexicon as lx
 from sim.grading.clauses import (
     bullet_body,
     continues,
@@ -155,10 +156,14 @@ def reading_lines(text: str) -> list[str]:
         parent = None
         if role[0] == "header":
             cue = role[1]
-            section = section_title(line)
+            if line.lstrip().startswith("#"):  # "Logging:" under "## Ingest service" keeps it
+                section = section_title(line)
             out.append(line)
         elif bullet:
-            out.append(f"{cue}: {role[1]}" if cue else line)
+            said = f"{cue}: {role[1]}" if cue else line
+            # "## Ingest service" / "Logging:" / "- level: WARN": the section names its topic
+            named = section is not None and cue != section and _names_only(section)
+            out.append(f"{section}: {said}" if named else said)
             parent = (indent, out[-1])
         elif out:
             cue = None
@@ -170,6 +175,18 @@ def reading_lines(text: str) -> list[str]:
     else:
         _under(section, lines[done:], out)
     return out
+
+
+@lru_cache(maxsize=1_024)
+def _names_only(title: str) -> bool:
+    """Whether a section's title only names a topic ("Ingest service"), with no cue of its own
+    ("Never", "Allowed now") that would reach the bullets of the header under it."""
+    lem = lemmas(normalize(title))
+    return not any(
+        p.search(lem)
+        for p in (lx.NEGATION_RE, lx.PERMISSION_RE, lx.DEFERRAL_RE, lx.DIRECTIVE_RE,
+                  lx.REVOCATION_RE, lx.HEDGE_RE, lx.EXCLUSIVE_RE)
+    )  # fmt: skip
 
 
 def _under(section: str, lines: list[str], out: list[str]) -> None:

@@ -466,8 +466,20 @@ def test_initials_name_an_object_or_a_role(text: str, fact: Fact, grade: Grade) 
         ),
         # a header with a number orders a transcript; it names no topic
         ("### turn 3 · user\nNo reprocessing after step 3.", Grade.DROPPED),
+        # and the bullets of a header under it ("Rules:"), unless its title is a cue itself
+        ("## Payroll batch\nRules:\n- no reprocessing after step 3", Grade.ACTIONABLE),
+        (
+            "## Payroll batch\nRules:\n- no reprocessing after step 3\n## Timesheets",
+            Grade.ACTIONABLE,
+        ),
+        ("## Timesheets\nRules:\n- no reprocessing after step 3", Grade.DROPPED),
     ],
 )
 def test_a_section_header_titles_its_plain_lines(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
     assert grade_one(text + "\n", PAYROLL).grade is grade
+
+
+def test_a_cue_section_does_not_reach_the_bullets_of_a_header_under_it() -> None:
+    text = "### Never\n- drop the table\nAllowed now:\n- clear the logs"
+    assert reading_lines(text)[-1] == "Allowed now: clear the logs"
