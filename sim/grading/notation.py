@@ -18,6 +18,8 @@ from operator import or_
 _KEY_LINE = re.compile(r"^(\s*)(-\s+)?([A-Za-z_][\w .\-/]{0,48}?)\s*:(?:\s+(.*?))?\s*$")
 _PAIR = re.compile(r"(?<![\w.])([A-Za-z_][\w.\-]*)=(\([^)]*\)|[^\s;,|()]+(?:\([^)]*\))?)")
 _NAMES = frozenset(("id", "name", "key", "item", "target", "resource"))
+# a record's field that names it, its siblings' subject ("task: fine-tune")
+_RECORD_KEYS = _NAMES | frozenset(("task", "job", "service", "app", "tool", "model", "program"))
 _TRUE = frozenset(("true", "yes", "on", "y"))
 _FALSE = frozenset(("false", "no", "off", "n", "none", "null"))
 _MODAL_KEYS = re.compile(
@@ -70,7 +72,22 @@ def _pairs(line: str) -> str | None:
         end = found[i + 1].start() if i + 1 < len(found) else len(line)
         rest = line[m.end() : end].strip(" ;,|")  # "dropout=? (user specified, check notes)"
         out.append(f"{said} {rest}" if rest else said)
+        if not lead and i == 0 and len(found) > 1:
+            lead = _record_name(m.group(1), f"{m.group(2)} {rest}".strip())
     return "; ".join(out)
+
+
+def _record_name(key: str, value: str) -> str:
+    """What a record's first field names it by, for the fields after it ("pan=A-strike vacuum
+    pan; abs_pressure=150mbar": the pan's pressure); "" when the field is a setting's value (a
+    number, a boolean, a value with no word in it), which names nothing."""
+    bare = value.strip().strip("\"'")
+    if bare.lower() in _TRUE or bare.lower() in _FALSE or not _NAME_WORD.search(bare):
+        return ""
+    return f"{_words(key)} {bare}" if bare[:1].isdigit() else bare
+
+
+_NAME_WORD = re.compile(r"[A-Za-z]{2,}")  # "A-strike vacuum pan", "24-117 Halloran"
 
 
 def _inline_json(line: str) -> list[str] | None:
@@ -338,4 +355,10 @@ def _nested(text: str) -> list[str]:
             out[-1] += ", " + leaf  # "delete_after_step: 5" then "allowed: false": one rule
             continue
         out.append(said if parents else (line if not comment and "=" not in value else said))
+        if parents and not item and key.lower() in _RECORD_KEYS:
+            # "run_config:\n  task: fine-tune\n  dropout: 0.1": the task names the record,
+            # and so the keys after it ("run config fine-tune dropout: 0.1")
+            name = _record_name(key, value.split(" #", 1)[0].split(" (", 1)[0])
+            if name:
+                parents[-1] = (parents[-1][0], f"{parents[-1][1]} {name}")
     return out

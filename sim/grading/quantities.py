@@ -18,6 +18,8 @@ read in 30-day months and 365-day years, and a pin written in months or years as
 _DURATION = re.compile(r"^(\d+) (second|minute|hour|day|week|month|year)$")
 _COUNT = re.compile(r"^(\d+(?:\.\d+)?) ([a-z][a-z-]+)$")  # "3 replicas", "0.15 ppm"
 
+_GLUED = 4  # a unit's letters written against its number: "mbar", "rpm", "khz", "psi"
+
 _SHORT = r"s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?"
 _LONG = r"h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|mo|y|yrs?|years?"
 
@@ -35,6 +37,9 @@ def equivalents(value: str) -> tuple[str, ...]:
     """`value` (lemma space, stripped) in every unit it converts to whole, as padded forms."""
     m = _DURATION.match(value)
     if m is None or m.group(2) not in SECONDS:
+        unit = _COUNT.match(value)
+        if unit is not None and len(unit.group(2)) <= _GLUED:
+            return (f" {unit.group(1)}{unit.group(2)} ",)  # "150mbar" for "150 mbar"
         return ()
     total = int(m.group(1)) * SECONDS[m.group(2)]
     exact = tuple(

@@ -224,3 +224,34 @@ def test_a_settings_table_reads_each_setting_with_its_value() -> None:
         fact_id="soak",
     )
     assert grade_one(text, soak).grade >= Grade.ACTIONABLE
+
+
+def test_a_records_first_field_names_it_for_the_fields_after_it() -> None:
+    assert prose_lines("still=column B; reflux_ratio=4; status=running") == [
+        "still: column B; column B: reflux ratio: 4; column B: status: running"
+    ]
+    assert prose_lines("lot=17-220 Ashgrove | release=HELD") == [
+        "lot: 17-220 Ashgrove; lot 17-220 Ashgrove: release: HELD"
+    ]
+    # a number or a boolean is a setting's value, not a name
+    assert prose_lines("replicas=3 region=eu-west-1") == ["replicas: 3; region: eu-west-1"]
+
+
+def test_a_task_field_names_its_record_for_the_keys_after_it() -> None:
+    text = "job_spec:\n  task: distillation (batch 4)\n  reflux_ratio: 4\n  cooling: on"
+    assert prose_lines(text)[2:] == [
+        "job spec distillation reflux ratio: 4",
+        "job spec distillation cooling",
+    ]
+
+
+STILL = declare_fact(
+    "The distillation column must use a reflux ratio of 4.",
+    {"object": ["distillation column", "column"], "setting": ["reflux ratio"], "value": ["4"]},
+    fact_id="still",
+)
+
+
+def test_a_field_of_a_named_record_keeps_its_pin() -> None:
+    text = "run_spec:\n  task: distillation column\n  reflux_ratio: 4   # pinned\n  feed: tray 12"
+    assert grade_one(text, STILL).grade is Grade.ACTIONABLE

@@ -24,6 +24,16 @@ def test_a_duration_converts_only_to_whole_amounts() -> None:
     assert equivalents("3 replica") == ()
 
 
+def test_a_short_unit_may_be_written_against_its_number() -> None:
+    assert equivalents("150 mbar") == (" 150mbar ",)
+    vacuum = declare_fact(
+        "The drying oven must use a pressure of 20 mbar.",
+        {"object": ["drying oven"], "setting": ["pressure"], "value": ["20 mbar"]},
+        fact_id="oven",
+    )
+    assert grade_one("drying oven: pressure=20mbar (fixed)", vacuum).grade is Grade.ACTIONABLE
+
+
 def test_other_durations_are_of_the_pins_scale() -> None:
     assert other_duration("30 minute").search("expiry 45s")
     assert not other_duration("90 day").search("the export took 14 min")
