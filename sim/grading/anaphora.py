@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from sim.grading.frames import Frame, has_object
 from sim.grading.references import covers, window
+from sim.grading.text import lemmas, normalize
 
 # "it"/"its"/"them"/"they" anywhere; "this"/"that" only as a whole noun phrase (after a
 # relation word or preposition, before punctuation or the end): "for that:", "before this.";
@@ -49,12 +50,15 @@ _HELD = re.compile(
 _PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
 # "then" as "after that" only where it cannot close an "if": "only then", or opening a
 # sentence ("Sort the linens first; only then load the washer." / "Then load the washer."),
+# "from that point on", "past this stage": the time the sentence before named;
 # as "next" does before a comma ("Next: ..." heads a plan, it does not point back); "once
 # that is done", "when finished": the act before, done
 _DONE = r"(?:done|finished|complete|completed|over)"
 _CLAUSE_END = r"(?=\s*(?:[.;!?)]|$))"
 _AFTER = re.compile(
-    r"\b(?:afterwards?|after (?:that|this)|thereafter|subsequently|only then"
+    r"\bfrom (?:that|this) (?:point|moment|stage)(?: on\b| onwards?\b)?"
+    r"|\b(?:after|past|beyond) (?:that|this) (?:point|moment|stage)\b"
+    r"|\b(?:afterwards?|after (?:that|this)|thereafter|subsequently|only then"
     r"|following (?:that|this))\b"
     r"|\b(?:once|when|after) (?:(?:that|this|it)(?:\s+is|'s|’s|\s+has been|\s+was)?\s+)?"
     rf"{_DONE}\b"
@@ -200,7 +204,10 @@ def resolve(
             and not lacks_object
             and _points_to_reference(frame, pattern, context, lem)
         ):
-            out = pattern.sub(_standing(relation + reference), out)
+            replace = _standing(relation + reference)
+            if pattern is _PRONOUN:
+                replace = _unless_the_object(frame, replace)
+            out = pattern.sub(replace, out)
         elif pattern is _PERSON:
             continue  # a person is never the object
         elif lacks_object and obj and _names_object(frame, context):
@@ -215,6 +222,32 @@ def resolve(
             else:
                 out = pattern.sub(_standing(relation + (done or obj)), out)
     return out if out != raw else None
+
+
+# the words before a pronoun that make it a time or a thing waited for: "before it", "until it
+# is done", "wait for it"
+_RELATION_BEFORE = re.compile(
+    r"\b(?:after|before|until|till|once|for|on|upon|following|pending|when)\s+$", re.IGNORECASE
+)
+
+
+def _unless_the_object(
+    frame: Frame, stands: Callable[[re.Match[str]], str]
+) -> Callable[[re.Match[str]], str]:
+    """`stands` for a pronoun, except an "it" after the object named in the same sentence,
+    with no relation word before it: "the slug must stay as it was published" is the slug."""
+
+    def replace(m: re.Match[str]) -> str:
+        head = m.string[: m.start()]
+        if (
+            m.group(0).lower() == "it"
+            and not _RELATION_BEFORE.search(head)
+            and has_object(frame, lemmas(normalize(head)))
+        ):
+            return m.group(0)
+        return stands(m)
+
+    return replace
 
 
 def _points_to_reference(frame: Frame, pattern: re.Pattern[str], context: str, lem: str) -> bool:

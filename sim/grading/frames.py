@@ -277,6 +277,10 @@ _HELD_STATES = {
     "ship": ("put",),
     "send": ("put", "not send"),
     "move": ("put",),
+    **dict.fromkeys(
+        ("change", "modify", "edit", "alter", "amend", "revise", "tweak", "touch", "rename"),
+        ("unchanged", "same", "as is", "as it is", "as it be", "not touch", "intact", "as publish"),
+    ),  # "the slug must stay exactly as it was published", "stays unchanged"
 }
 """The state an object is kept in that refuses the act: a display case that stays closed is not
 opened, a container that stays put is not released. In lemma space ("closed" reads "close")."""

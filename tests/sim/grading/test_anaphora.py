@@ -298,3 +298,28 @@ def test_a_pronoun_stands_for_the_object_as_written(text: str, grade: Grade | No
     # itself again ("lens"), and the sentence would name no object
     got = grade_one(text, TINT).grade
     assert got is grade if grade is not None else got >= Grade.ACTIONABLE
+
+
+LABELS = declare_fact(
+    "Do not edit the label template after step 3.",
+    {"action": ["edit"], "object": ["label template"], "condition": ["after step 3"]},
+    fact_id="labels",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Step 3 is done. From that point on, nobody edits the label template.", Grade.ACTIONABLE),
+        ("Step 3 closes the batch. Past this stage the label template stays unchanged.",
+         Grade.ACTIONABLE),
+        ("Step 3 closes the batch. Beyond that point, edit the label template freely.",
+         Grade.INVERTED),
+        # the "it" after the object is the object, not the step named before
+        ("After step 3 you may reprint the invoices, but the label template must stay exactly "
+         "as it was printed from that point on.", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_that_point_is_the_time_named_before(text: str, grade: Grade) -> None:
+    assert grade_one(text, LABELS).grade is grade

@@ -19,10 +19,10 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 429,
-    "confirmation": 680,
+    "confirmation": 681,
     "ordering": 598,
-    "prohibition": 576,
-    "value_pin": 493,
+    "prohibition": 577,
+    "value_pin": 495,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
