@@ -497,6 +497,9 @@ _ANTONYMS = {
     "above": ("below", "under", "within"),
     "over": ("below", "under", "within"),
     "exceed": ("below", "under", "within"),
+    # and the other way: "drops below 4" / "at 4 or above", "at least 4", "4 or higher"
+    "below": ("above", "over", "least", "high", "more"),
+    "under": ("above", "over", "least", "high", "more"),
     "miss": ("meet", "hit", "make"),
     "critical": ("clean",),
     "yes": ("no", "object", "objection", "refuse", "refusal", "reject", "decline", "veto"),

@@ -786,3 +786,23 @@ def test_a_gate_step_removed_lifts_the_gate(text: str, grade: Grade) -> None:
 )
 def test_skipping_the_wait_lifts_the_gate(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+RESIN = declare_fact(
+    "If the shop humidity drops below 40%, do not pour the resin tabletops.",
+    {"action": ["pour"], "object": ["resin tabletops"], "condition": ["below 40%"]},
+    fact_id="resin",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Pour the resin tabletops only if shop humidity is at 40% or above.", Grade.ACTIONABLE),
+        ("Pour the resin tabletops only when humidity is at least 40%.", Grade.ACTIONABLE),
+        ("Pour the resin tabletops even if the humidity is under 40%.", Grade.INVERTED),
+    ],
+)
+def test_a_lower_bound_has_its_complement_derived(text: str, grade: Grade) -> None:
+    assert grade_one(text, RESIN).grade is grade
