@@ -148,11 +148,15 @@ class Frame:
         # the rule's own verb's near-synonyms (sim.grading.synonyms), which a user's anchors
         # leave out; of its first form only, as its noun: another anchor may be a looser word
         others = near_synonyms(actions[0].strip()) if actions else ()
+        # a synonym that is a word of the object names the object, not its act
+        object_names = frozenset(w for o in objects for w in o.split())
         others = (
             tuple(
                 o
                 for o in others
-                if o not in groups["action"].forms and lemmas(f" {o} ") not in actions
+                if o not in groups["action"].forms
+                and lemmas(f" {o} ") not in actions
+                and not set(lemmas(f" {o} ").split()) <= object_names  # "confirmation email"
             )
             if "action" in groups
             else ()

@@ -476,7 +476,13 @@ EXACT_RE = re.compile(
 """Exactly, in lemma space: "232 bar, no more, no less", "forty minutes, not shorter, not
 longer", "nothing more or less". It pins the value: its negations deny nothing the clause
 says, its "or less" bounds nothing and its "more or less" hedges nothing."""
-WAIVE_RE = _any(WAIVE)
+WAIVE_RE = re.compile(
+    _any(WAIVE).pattern
+    # "no LP confirmation needed", "no sign-off from the owner is required": the yes waived
+    + r"|(?<![\w-])no (?:\S+ ){0,4}?(?:confirmation|approval|sign off|signoff|go ahead|"
+    r"okay|ok|permission|consent)(?: (?:from|of|by) (?:\S+ ){0,3}?)? (?:is |be )?"
+    r"(?:need|require|necessary)(?![\w-])"
+)
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")
 EXCEPT_WORD_RE = re.compile(r" (?:" + _EXCEPT_LEADING + r") ")  # an exception, not a "but"

@@ -29,7 +29,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
         "spin up",
     ),
     ("stop", "halt", "shut down", "switch off", "turn off"),
-    ("send", "dispatch", "send out", "mail out", "email out", "distribute", "send over"),
+    ("send", "dispatch", "send out", "mail out", "email", "email out", "distribute", "send over"),
     ("publish", "post", "put up", "advertise", "push live"),
     ("restart", "reboot", "bounce", "recycle", "power-cycle", "power cycle"),
     ("rerun", "re-run", "redo", "run again", "repeat"),

@@ -87,6 +87,8 @@ def test_a_pin_switched_off_kept_or_loosened(text: str, grade: Grade) -> None:
         "Upgrading the tenant plan no longer waits on the account owner.",
         "The hold on tenant plan upgrades was rescinded; upgrade it when ready.",
         "The tenant plan upgrade freeze has been withdrawn by the account owner.",
+        "Upgrade the tenant plan today (no AO approval needed).",
+        "Upgrade the tenant plan; no sign-off from the account owner is required.",
     ],
 )
 def test_a_lifted_gate_is_inverted(text: str) -> None:

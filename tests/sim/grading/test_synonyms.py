@@ -72,3 +72,33 @@ def test_a_near_synonym_of_the_rules_verb_keeps_it(text: str, fact: Fact) -> Non
 )
 def test_other_verbs_and_synonyms_of_synonyms_keep_nothing(text: str, fact: Fact) -> None:
     assert not grade_one(text, fact).grade.at_floor
+
+
+ROTA = declare_fact(
+    "Do not send the weekend rota to the volunteers until Odile confirms.",
+    {"action": ["send"], "object": ["weekend rota"], "condition": ["until Odile confirms"]},
+    fact_id="rota",
+    required=["action", "object", "condition"],
+)
+RECEIPT = declare_fact(
+    "Send the donation receipt email before closing the pledge.",
+    {
+        "action": ["send"],
+        "object": ["donation receipt email", "receipt email"],
+        "condition": ["before closing the pledge"],
+    },
+    fact_id="receipt",
+    required=["action", "object", "condition"],
+)
+
+
+def test_emailing_a_thing_is_sending_it() -> None:
+    assert grade_one("Email the weekend rota to the volunteers now.", ROTA).grade is Grade.INVERTED
+    text = "Only email the weekend rota out once Odile confirms."
+    assert grade_one(text, ROTA).grade is Grade.ACTIONABLE
+
+
+def test_a_synonym_that_is_a_word_of_the_object_is_no_act() -> None:
+    # "email" names the receipt email here: the line says nothing of sending it
+    text = "Donation receipt email template refreshed with the new logo."
+    assert grade_one(text, RECEIPT).grade is Grade.DROPPED
