@@ -102,7 +102,8 @@ REVOCATION += tuple(
     for w in ("forbid", "ban", "block", "prohibit", "restrict", "disallow", "be forbidden",
               "be banned", "be blocked", "be prohibited", "be restricted", "be disallowed",
               "be off-limits", "be frozen", "be on hold", "be not allowed", "be required",
-              "require", "need", "have to")
+              "require", "need", "have to", "wait", "wait for", "wait on", "await", "depend on",
+              "hinge on", "sit behind", "be gated", "be held", "be gated on", "be held for")
 )  # fmt: skip
 REVOCATION += tuple(
     f"no longer {w}"

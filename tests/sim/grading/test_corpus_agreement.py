@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 430,
-    "confirmation": 682,
+    "confirmation": 683,
     "ordering": 598,
     "prohibition": 577,
     "value_pin": 495,
