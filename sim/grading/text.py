@@ -135,6 +135,13 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
+# "lines first, seal second": an order, as "lines first, then seal" states it (a "second"
+# that ends its clause, not "the second batch")
+_FIRST_SECOND = re.compile(
+    r"\bfirst\s*(?:,|;|\band\b)\s*(.{1,80}?)\s+second\b(?=\s*(?:[.;,!?)]|$))"
+)
+
+
 @lru_cache(maxsize=32_768)  # bounded: a sweep's memory stays flat (see sim.grading.grade)
 def normalize(text: str) -> str:
     """Canonical form used for every comparison; padded with spaces for whole-word search."""
@@ -152,6 +159,8 @@ def normalize(text: str) -> str:
     s = s.replace("'", "")
     if _SYMBOL_RE.search(s):
         s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)
+    if "second" in s and "first" in s:
+        s = _FIRST_SECOND.sub(r"first, then \1", s)  # "seal first, paint second"
     s = _PUNCT.sub(" ", s)
     if _NUMBER_RE.search(s):
         s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)

@@ -806,3 +806,23 @@ RESIN = declare_fact(
 )
 def test_a_lower_bound_has_its_complement_derived(text: str, grade: Grade) -> None:
     assert grade_one(text, RESIN).grade is grade
+
+
+GLAZE = declare_fact(
+    "Bisque-fire the mugs before glazing them.",
+    {"action": ["bisque-fire"], "object": ["mugs"], "condition": ["before glazing"]},
+    fact_id="glaze",
+    required=["object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Bisque-fire the mugs first, glaze them second.", Grade.ACTIONABLE),
+        ("Glaze the mugs first, bisque-fire them second.", Grade.INVERTED),
+        ("Bisque-fire the first and second kiln loads of mugs before glazing.", Grade.ACTIONABLE),
+    ],
+)
+def test_first_then_second_is_an_order(text: str, grade: Grade) -> None:
+    assert grade_one(text, GLAZE).grade is grade
