@@ -50,11 +50,11 @@ _HELD = re.compile(
 _PERSON = re.compile(r"\b(?:she|her|he|him|his)\b", re.IGNORECASE)
 # "then" as "after that" only where it cannot close an "if": "only then", or opening a
 # sentence ("Sort the linens first; only then load the washer." / "Then load the washer."),
-# "from that point on", "past this stage": the time the sentence before named;
 # as "next" does before a comma ("Next: ..." heads a plan, it does not point back); "once
 # that is done", "when finished": the act before, done
 _DONE = r"(?:done|finished|complete|completed|over)"
 _CLAUSE_END = r"(?=\s*(?:[.;!?)]|$))"
+# ("from that point on", "past this stage": the time the sentence before named, too)
 _AFTER = re.compile(
     r"\bfrom (?:that|this) (?:point|moment|stage)(?: on\b| onwards?\b)?"
     r"|\b(?:after|past|beyond) (?:that|this) (?:point|moment|stage)\b"
