@@ -422,7 +422,7 @@ limit", "we scrapped the freeze". Not the nouns that name things too (a lock, a 
 a pin)."""
 _LIFTED_NOUN = _any((*RESTRICTION_NOUNS, "cap", "ceiling", "wait", "interlock", "cutoff"))
 LIFTED_RE = re.compile(
-    r"(?<![\w-])lift(?: \S+){0,4} "
+    r"(?<![\w-])lift(?: \S+){0,6} "
     + _LIFTED_NOUN.pattern
     + "|"
     + _LIFTED_NOUN.pattern

@@ -89,6 +89,7 @@ def test_a_pin_switched_off_kept_or_loosened(text: str, grade: Grade) -> None:
         "The tenant plan upgrade freeze has been withdrawn by the account owner.",
         "Upgrade the tenant plan today (no AO approval needed).",
         "Tenant plan upgrades used to wait on the account owner's confirmation.",
+        "The account owner lifted the old Q3 tenant plan upgrade freeze.",
         "Upgrade the tenant plan; no sign-off from the account owner is required.",
     ],
 )
