@@ -59,6 +59,9 @@ def _forms(where: str, value: object) -> tuple[str, ...]:
         or not all(isinstance(f, str) and f.strip() for f in value)
     ):
         raise FloorRegistryError(f"{where}: expected a non-empty list of strings, got {value!r}")
+    for form in value:
+        if not normalize(form).strip():  # ":", "--": nothing a text could be matched by
+            raise FloorRegistryError(f"{where}: {form!r} holds no word to match")
     return tuple(value)
 
 

@@ -49,6 +49,7 @@ def test_declared_fact_grades_verbatim_against_its_own_text_and_infers_polarity(
         ({"anchors": {"action": ["rotate"]}}, "needs an 'object' group|need an 'object' group"),
         ({"anchors": {**ANCHORS, "condition": ["after step 5"]}}, "anchors.condition=.*no form"),
         ({"anchors": {**ANCHORS, "action": []}}, "anchors.action: expected a non-empty list"),
+        ({"anchors": {**ANCHORS, "action": [":"]}}, "anchors.action: ':' holds no word"),
         ({"opposites": {"condition": ["after step 4"]}}, "occurs in the fact's own text"),
         ({"opposites": {"value": ["x"]}}, "opposites.value: no anchor group"),
         ({"required": ["value"]}, "floor.required: 'value' is not an anchor group"),
