@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sim.grading import anaphora
 from sim.grading.grade import grade_text, sentence_polarity
 from sim.grading.text import normalize
 from sim.runtime.floor_registry import declare_fact
@@ -355,7 +356,12 @@ def test_grade_is_invariant_to_case_and_whitespace(
     assert grades_of(text.upper(), _FACTS) == expected
 
 
-@given(st.lists(st.sampled_from(_POOL), min_size=1, max_size=6), st.randoms())
+# a sentence that points back ("Database migration to run first.") reads the one before it,
+# so its grade depends on what precedes it by design; the others must not
+_POINTS_NOWHERE = [t for t in _POOL if anaphora.first(t) is None]
+
+
+@given(st.lists(st.sampled_from(_POINTS_NOWHERE), min_size=1, max_size=6), st.randoms())
 def test_grade_does_not_depend_on_line_order(sentences: list[str], rnd: random.Random) -> None:
     shuffled = list(sentences)
     rnd.shuffle(shuffled)
