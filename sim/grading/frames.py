@@ -137,26 +137,26 @@ class Frame:
         if "object" in groups:
             objects += tuple(a for a in _acronyms(groups["object"].forms) if a not in objects)
         actions = forms("action")
+        named = frozenset(w for o in objects for w in o.split())  # the object's own words
         if actions and not any(a.strip().endswith(_NOUN_SUFFIXES) for a in actions):
             # a user's anchors list verbs: the noun of the first, the rule's own verb (a
             # synonym's noun may name a thing: "ship" for "send", but "the shipments view");
             # a noun that names the object is no action of it
-            named = frozenset(w for o in objects for w in o.split())
             actions += tuple(
                 n for n in action_nouns(actions[0]) if n not in actions and n.strip() not in named
             )
         # the rule's own verb's near-synonyms (sim.grading.synonyms), which a user's anchors
         # leave out; of its first form only, as its noun: another anchor may be a looser word
         others = near_synonyms(actions[0].strip()) if actions else ()
-        # a synonym that is a word of the object names the object, not its act
-        object_names = frozenset(w for o in objects for w in o.split())
         others = (
             tuple(
                 o
                 for o in others
                 if o not in groups["action"].forms
                 and lemmas(f" {o} ") not in actions
-                and not set(lemmas(f" {o} ").split()) <= object_names  # "confirmation email"
+                # a synonym that is a word of the object names it, not its act ("the
+                # confirmation email")
+                and not set(lemmas(f" {o} ").split()) <= named
             )
             if "action" in groups
             else ()
@@ -177,8 +177,7 @@ class Frame:
         condition = tuple(f.strip() for f in forms("condition"))
         # a reference word that names the object itself may stand as a pronoun ("the canary
         # build must not be promoted if its error rate is above 2%")
-        object_words = frozenset(w for o in objects for w in o.split())
-        references = condition_references(condition, conditional, object_words)
+        references = condition_references(condition, conditional, named)
         if "condition" in groups and fact_cls == "confirmation":  # a role says yes
             references += _acronym_references(groups["condition"].forms, references)
         region = next((r.relation for r in references if r.relation is not None), None)
