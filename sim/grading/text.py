@@ -342,11 +342,15 @@ _UNDONE_KEPT = frozenset(
      "know", "expect", "load", "pack", "wrap", "tie", "mount", "plug", "install", "link",
      "change", "modify", "alter", "test", "use", "resolve", "read", "answer", "assign", "see",
      "check", "verify", "review", "fix", "solve", "claim", "cover", "mention", "plan",
-     "damage", "harm", "affect", "impair", "scratch", "attend", "occupy", "staff")
+     "damage", "harm", "affect", "impair", "scratch", "attend", "occupy", "staff",
+     "couple", "hook", "bolt", "clamp", "screw", "zip", "buckle", "latch", "dock", "tether",
+     "leash", "harness", "shackle", "fasten", "button", "coil", "cork", "strap", "hitch",
+     "subscribe", "roll", "stack", "earth")
 )  # fmt: skip
 """Verbs whose "un-" participle undoes a thing or describes a state rather than denies the
-act: "unblocked" lifts a block (sim.grading.lexicon's revocations); "unknown", "unchanged",
-"untested", "unresolved", "undamaged" and "unattended" describe."""
+act: "unblocked" lifts a block (sim.grading.lexicon's revocations), "uncoupled" and
+"unbolted" are acts of their own ("before the switch engine is uncoupled"); "unknown",
+"unchanged", "untested", "unresolved", "undamaged" and "unattended" describe."""
 
 
 def _undone(token: str) -> str | None:

@@ -124,12 +124,29 @@ def test_a_cleared_check_is_the_complement_of_a_pending_one() -> None:
     ("word", "lemma"),
     [("unsent", " not send "), ("unmerged", " not merge "), ("unpublished", " not publish "),
      ("unblocked", " unblock "), ("unchanged", " unchanged "), ("until", " until "),
-     ("unless", " unless "), ("unknown", " unknown ")],
+     ("unless", " unless "), ("unknown", " unknown "), ("uncoupled", " uncouple "),
+     ("unbolted", " unbolt ")],
 )  # fmt: skip
 def test_an_un_participle_denies_its_act(word: str, lemma: str) -> None:
     from sim.grading.text import lemmas, normalize
 
     assert lemmas(normalize(word)) == lemma
+
+
+def test_an_un_verb_of_its_own_is_an_act_not_a_denial() -> None:
+    """"Uncoupled" is the act of uncoupling: "before the engine is uncoupled" is no denial of
+    coupling, and reading it as one reversed an ordering stated in the passive."""
+    chock = declare_fact(
+        "Chock the tank cars before uncoupling the switch engine.",
+        {"action": ["chock"], "object": ["tank cars"], "condition": ["before uncoupling"]},
+        fact_id="chock",
+        cls="ordering",
+    )
+    text = "The tank cars are to be chocked before the switch engine is uncoupled."
+    assert grade_one(text, chock).grade.at_floor
+    assert grade_one("Uncouple the switch engine, then chock the tank cars.", chock).grade is (
+        Grade.INVERTED
+    )
 
 
 def test_a_subscription_that_stays_uncancelled_keeps_the_rule() -> None:
