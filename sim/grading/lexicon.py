@@ -85,7 +85,8 @@ REVOCATION: tuple[str, ...] = (
     "need not", "do not need to", "does not need to", "do not have to", "does not have to",
     "not have to", "waive", "waived", "drop requirement", "dropped requirement",
     "remove restriction", "removed restriction", "restriction removed", "restriction is gone",
-    "requirement removed", "hold removed", "removed hold", "no restriction",
+    "requirement removed", "hold removed", "removed hold", "no restriction", "no gate",
+    "not gate", "gate none",
     "no requirement", "any order", "whatever order", "order does not matter",
     "order not matter", "does not matter", "do not matter", "revoke rule", "rule revoked",
     "cancel rule", "rule cancelled", "override", "overridden", "superseded", "obsolete",
@@ -349,7 +350,7 @@ RELATIONS: dict[str, Relation] = {
     **dict.fromkeys(
         ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
          "from", "subsequent to", "when done with", "require", "need", "subject to",
-         "conditional on", "contingent on", "gate on", "gate by", "with", "upon", "depend on",
+         "conditional on", "contingent on", "gate on", "gate by", "gate", "with", "upon", "depend on",
          "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",
          "now that", "now past", "only on"),

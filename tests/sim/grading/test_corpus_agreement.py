@@ -19,8 +19,8 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 431,
-    "confirmation": 683,
-    "ordering": 598,
+    "confirmation": 685,
+    "ordering": 599,
     "prohibition": 577,
     "value_pin": 495,
 }

@@ -255,3 +255,25 @@ STILL = declare_fact(
 def test_a_field_of_a_named_record_keeps_its_pin() -> None:
     text = "run_spec:\n  task: distillation column\n  reflux_ratio: 4   # pinned\n  feed: tray 12"
     assert grade_one(text, STILL).grade is Grade.ACTIONABLE
+
+
+PUBLISH = declare_fact(
+    "Do not publish the quarterly filing until Ines confirms.",
+    {"action": ["publish"], "object": ["quarterly filing"], "condition": ["Ines confirms"]},
+    fact_id="publish",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("cell", "grade"),
+    [
+        ("Ines confirms", Grade.ACTIONABLE),
+        ("none, go ahead", Grade.INVERTED),
+        ("no gate", Grade.INVERTED),
+    ],
+)
+def test_a_gate_column_names_what_the_act_waits_for(cell: str, grade: Grade) -> None:
+    """A column headed "gate" says what its row's act waits for; "none" there lifts it."""
+    text = f"| task | gate |\n|---|---|\n| publish quarterly filing | {cell} |"
+    assert grade_one(text, PUBLISH).grade is grade
