@@ -350,8 +350,8 @@ RELATIONS: dict[str, Relation] = {
     **dict.fromkeys(
         ("after", "past", "beyond", "follow", "following", "later than", "once", "since",
          "from", "subsequent to", "when done with", "require", "need", "subject to",
-         "conditional on", "contingent on", "gate on", "gate by", "gate", "with", "upon", "depend on",
-         "hinge on",
+         "conditional on", "contingent on", "gate on", "gate by", "gate", "with", "upon",
+         "depend on", "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",
          "now that", "now past", "only on"),
         Relation.AFTER,
@@ -502,9 +502,10 @@ _ANTONYMS = {
     "fail": ("pass", "succeed", "green", "ok", "clean"),
     "failure": ("pass", "success", "green"),
     "red": ("green", "pass"),
-    "above": ("below", "under", "within"),
-    "over": ("below", "under", "within"),
-    "exceed": ("below", "under", "within"),
+    # "exceeds 180" / "180 or fewer", "at most 180", "no more than 180"
+    "above": ("below", "under", "within", "most", "few"),
+    "over": ("below", "under", "within", "most", "few"),
+    "exceed": ("below", "under", "within", "most", "few"),
     # and the other way: "drops below 4" / "at 4 or above", "at least 4", "4 or higher"
     "below": ("above", "over", "least", "high", "more"),
     "under": ("above", "over", "least", "high", "more"),

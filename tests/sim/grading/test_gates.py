@@ -808,6 +808,27 @@ def test_a_lower_bound_has_its_complement_derived(text: str, grade: Grade) -> No
     assert grade_one(text, RESIN).grade is grade
 
 
+KAYAKS = declare_fact(
+    "If the group size exceeds 12, do not launch the kayaks.",
+    {"action": ["launch"], "object": ["kayaks"], "condition": ["exceeds 12"]},
+    fact_id="kayaks",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The kayaks may only be launched when the group is 12 people or fewer.", Grade.ACTIONABLE),
+        ("Launch the kayaks only if the group size is at most 12.", Grade.ACTIONABLE),
+        ("Launch the kayaks only if the group size is 12 or more.", Grade.INVERTED),
+        ("Never launch the kayaks when the group is at most 12.", Grade.INVERTED),
+    ],
+)
+def test_an_upper_bound_has_its_complement_derived(text: str, grade: Grade) -> None:
+    assert grade_one(text, KAYAKS).grade is grade
+
+
 GLAZE = declare_fact(
     "Bisque-fire the mugs before glazing them.",
     {"action": ["bisque-fire"], "object": ["mugs"], "condition": ["before glazing"]},
