@@ -24,7 +24,10 @@ _CLAUSE_BREAK = re.compile(
     r"|,\s*(?=while\s[^,;.]*?\b(?:can|may|allowed|fine|free)\b)"
     # (never the "but" of "anything but 40 tonnes": an exception, whatever follows it)
     r"|(?<!anything)(?<!nothing)(?<!everything)(?<!anyone)(?<!anybody)(?<!anywhere)"
-    r"\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)",
+    r"\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)"
+    # "(1) the buyer confirms, (2) publish it": an inline step is a clause of its own
+    # (sim.grading.plans reads their order)
+    r"|[,;]?\s+(?=\(?[2-9]\)\s)",
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(

@@ -186,7 +186,7 @@ def evidence(
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
 _MAY_SPLIT = re.compile(
     r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also|while)\b"
-    r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
+    r"|\s(?:but|however|although|though|whereas|meanwhile)\s|\s\(?[2-9]\)\s",
     re.IGNORECASE,
 )
 
@@ -1099,13 +1099,13 @@ def better(best: Evidence | None, found: Evidence | None) -> Evidence | None:
     return found if found is not None and (best is None or found[0] < best[0]) else best
 
 
-def _takes_action(frame: Frame, item: str) -> bool:
+def _takes_action(frame: Frame, item: str, named_ok: bool = True) -> bool:
     """Whether a plan's item takes the fact's action on its object, in a clause of its own
     (an item's status, "pending, must finish before step 2", is another clause); an item that
     is the object's name alone ("1. loudness normalization pass") is doing it."""
     for clause in clauses(item):
         lem = lemmas(normalize(clause))
-        named = any(lem.startswith(o) for o in frame.objects)  # "1. loudness normalization"
+        named = named_ok and any(lem.startswith(o) for o in frame.objects)  # "1. loudness ..."
         if (
             (named or any(a in lem for a in frame.actions))
             and has_object(frame, lem)
@@ -1124,7 +1124,12 @@ def plan_evidence(
     frame = m.frame
     for items in plans:
         lems = [lemmas(normalize(i)) for i in items]
-        act = next((k for k, item in enumerate(items) if _takes_action(frame, item)), None)
+        # the item with the act's own verb first: an item may only name the object (a plan
+        # whose lead names it, "Price list: (1) the buyer confirms, (2) publish it")
+        act = next(
+            (k for k, item in enumerate(items) if _takes_action(frame, item, named_ok=False)),
+            next((k for k, item in enumerate(items) if _takes_action(frame, item)), None),
+        )
         if act is None:
             continue
         ref = next(

@@ -13,13 +13,38 @@ import re
 _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|step \d{1,2}\s*[:.)-]|[-*]?\s*\[[ xX]\])\s+(\S.*)$", re.I)
 
 
+# "(1) Teodora confirms, (2) release to the ward", "1) send it, 2) confirm": numbered items
+# inside one line (never "1." inline, which decimals and versions write)
+_INLINE = re.compile(r"(?<![\w(])\(?([1-9])\)\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def inline_items(line: str) -> list[str] | None:
+    """A line's inline numbered items, numbered 1, 2, ... in order, each led by the line's
+    text before the first ("Sequence for the platelet units: (1) ..., (2) ...": the lead names
+    what the steps act on), or None."""
+    marks = list(_INLINE.finditer(line))
+    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
+        return None
+    lead = line[: marks[0].start()].strip()
+    ends = [m.start() for m in marks[1:]] + [len(line)]
+    items = [
+        line[m.end() : end].strip().rstrip(",;").strip() for m, end in zip(marks, ends, strict=True)
+    ]
+    items[-1] = _SENTENCE_END.split(items[-1], maxsplit=1)[0]  # the list ends with its sentence
+    return [f"{lead} {item}".strip() for item in items]
+
+
 def plan_items(text: str) -> list[list[str]]:
     """The text's ordered lists, each as its items' raw text in order (a list ends at the
-    first line that is neither an item nor indented under one)."""
+    first line that is neither an item nor indented under one); a line of inline numbered
+    items is a list of its own."""
     plans: list[list[str]] = []
     current: list[str] = []
     for line in text.split("\n"):
         m = _ITEM.match(line)
+        if m is None and (inline := inline_items(line)) is not None:
+            plans.append(inline)
         if m is not None:
             current.append(m.group(1).strip())
         elif current and line.startswith((" ", "\t")) and line.strip():
@@ -33,10 +58,13 @@ def plan_items(text: str) -> list[list[str]]:
     return plans
 
 
-_MAY_OPEN = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])", re.I)
+_MAY_OPEN = re.compile(
+    r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])|(?<![\w(])\(?1\)\s", re.I
+)
 
 
 def may_hold_plan(text: str) -> bool:
-    """A cheap test before `plan_items`: a line opening with a digit, "step" or a checkbox
-    (true of a text exactly when it is true of one of its lines)."""
+    """A cheap test before `plan_items`: a line opening with a digit, "step" or a checkbox,
+    or holding an inline "(1)" or "1)" (true of a text exactly when it is true of one of its
+    lines)."""
     return _MAY_OPEN.search(text) is not None

@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 432,
-    "confirmation": 685,
+    "confirmation": 687,
     "ordering": 599,
     "prohibition": 577,
     "value_pin": 495,

@@ -134,8 +134,8 @@ def test_an_un_participle_denies_its_act(word: str, lemma: str) -> None:
 
 
 def test_an_un_verb_of_its_own_is_an_act_not_a_denial() -> None:
-    """ "Uncoupled" is the act of uncoupling: "before the engine is uncoupled" is no denial of
-    coupling, and reading it as one reversed an ordering stated in the passive."""
+    """An "uncoupled" is the act of uncoupling: "before the engine is uncoupled" denies no
+    coupling, and reading it as a denial reversed an ordering stated in the passive."""
     chock = declare_fact(
         "Chock the tank cars before uncoupling the switch engine.",
         {"action": ["chock"], "object": ["tank cars"], "condition": ["before uncoupling"]},

@@ -92,3 +92,29 @@ def test_a_plan_orders_a_gate_and_an_item_may_be_its_objects_name(
     text: str, fact: Fact, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+def test_inline_numbered_items_are_a_plan_led_by_the_lines_opening() -> None:
+    text = "Raw uploads: (1) archive them, (2) run the dedupe job. Then report."
+    assert plan_items(text) == [["Raw uploads: archive them", "Raw uploads: run the dedupe job."]]
+    assert plan_items("Use 1) fast or 3) slow mode; ratio 2:1") == []  # not numbered 1, 2, ...
+    assert plan_items("Release 1.4 then 2.0") == []  # "1." inline is a decimal or a version
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Order for the raw uploads: 1) archive them, 2) run the dedupe job.", ARCHIVE,
+         Grade.ACTIONABLE),
+        ("Order for the raw uploads: 1) run the dedupe job, 2) archive them.", ARCHIVE,
+         Grade.INVERTED),
+        ("Price list: (1) the buyer confirms, (2) publish it on the site.", PRICES,
+         Grade.ACTIONABLE),
+        ("Price list: (1) publish it on the site, (2) the buyer confirms.", PRICES,
+         Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_line_of_inline_steps_keeps_or_reverses_an_order(
+    text: str, fact: Fact, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
