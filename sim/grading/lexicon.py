@@ -223,7 +223,8 @@ HEDGE = (
     "baseline", "guideline", "rough guide", "tune per", "adjust per", "adjust as needed",
     "whichever is cheaper", "whichever is faster", "whichever is easier",
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
-    "judgment call", "where practical", "if practical", "when practical",
+    "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
+    "sensible to", "prudent",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 
