@@ -41,6 +41,8 @@ NEGATION = (
     "leave it untouched", "leave them untouched", "leave as is", "leave it as is",
     "keep as is", "keep it as is", "off the table", "no-go", "out of bounds", "not an option",
     "nobody", "no-one", "barred",
+    # a limit, not a ban: also a hedge (HEDGE), so at most `degraded`
+    "to a minimum", "minimize", "minimise", "as few as possible", "as little as possible",
 )  # fmt: skip
 """A clause with one of these forbids (unless a revocation or an exclusive form reads it)."""
 
@@ -224,7 +226,8 @@ HEDGE = (
     "whichever is cheaper", "whichever is faster", "whichever is easier",
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
     "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
-    "sensible to", "prudent",
+    "sensible to", "prudent", "to a minimum", "minimize", "minimise", "as few as possible",
+    "as little as possible",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

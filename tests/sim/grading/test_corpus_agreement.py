@@ -21,7 +21,7 @@ REACHED = {
     "conditional": 433,
     "confirmation": 687,
     "ordering": 599,
-    "prohibition": 577,
+    "prohibition": 579,
     "value_pin": 495,
 }
 

@@ -143,6 +143,8 @@ def test_a_restriction_ended_by_an_active_verb(text: str, grade: Grade) -> None:
         ("After step 3 it may be wise to hold off on reprocessing the payroll batch.",
          Grade.DEGRADED),
         ("It would be prudent not to reprocess the payroll batch after step 3.", Grade.DEGRADED),
+        ("Reprocessing of the payroll batch should be kept to a minimum.", Grade.DEGRADED),
+        ("Minimise reprocessing the payroll batch after step 3.", Grade.DEGRADED),
     ],
 )  # fmt: skip
 def test_nobody_forbids_and_advice_hedges(text: str, grade: Grade) -> None:
