@@ -178,6 +178,8 @@ class Frame:
         # a reference word that names the object itself may stand as a pronoun ("the canary
         # build must not be promoted if its error rate is above 2%")
         references = condition_references(condition, conditional, named)
+        if fact_cls == "ordering":
+            references += _gone_references(condition, references)
         if "condition" in groups and fact_cls == "confirmation":  # a role says yes
             references += _acronym_references(groups["condition"].forms, references)
         region = next((r.relation for r in references if r.relation is not None), None)
@@ -385,6 +387,31 @@ def _acronyms(objects: tuple[str, ...]) -> tuple[str, ...]:
         letters = _acronym(words) if len(words) >= 3 else None
         if letters is not None and f"{letters}s" not in _NOT_ACRONYMS:
             out += [f" {letters} ", f" {letters}s "]
+    return tuple(dict.fromkeys(out))
+
+
+def _gone_references(
+    forms: tuple[str, ...], references: tuple[Reference, ...]
+) -> tuple[Reference, ...]:
+    """An ordering's later act stood in for by "go" on its object: "the API goes out only
+    after the migration" for "before deploying the API", "rooms go back to inventory only
+    after ..." for "before releasing the room back to inventory" (sim.grading.lexicon's
+    STAND_IN, on the reference's side)."""
+    out = []
+    for form in forms:
+        relation, rest = relation_of(form)
+        words = rest.split()
+        if relation is None or len(words) < 2:
+            continue
+        for ref in references:
+            gone = (ref.tokens - {words[0]}) | {"go"}
+            if (
+                ref.relation is relation
+                and not ref.antonym
+                and words[0] in ref.tokens
+                and len(gone) > 1  # never "go" alone
+            ):
+                out.append(Reference(gone, relation))
     return tuple(dict.fromkeys(out))
 
 

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 433,
     "confirmation": 687,
-    "ordering": 599,
+    "ordering": 602,
     "prohibition": 579,
     "value_pin": 495,
 }

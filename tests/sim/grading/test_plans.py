@@ -118,3 +118,26 @@ def test_a_line_of_inline_steps_keeps_or_reverses_an_order(
     text: str, fact: Fact, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+CATALOGUE = declare_fact(
+    "Proofread the catalogue before releasing the price list.",
+    {"action": ["proofread"], "object": ["catalogue"],
+     "condition": ["before releasing the price list"]},
+    fact_id="catalogue",
+    cls="ordering",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The price list only goes out after the catalogue is proofread.", Grade.ACTIONABLE),
+        ("The price list goes out before the catalogue is proofread.", Grade.INVERTED),
+        ("Proofread the catalogue; the price list goes out on Monday.", Grade.DEGRADED),
+    ],
+)
+def test_the_later_act_may_be_stood_in_for_by_go(text: str, grade: Grade) -> None:
+    """"Goes out", "goes back to production": the far side of an ordering named by what its
+    object does, as the rule's own act may be."""
+    assert grade_one(text, CATALOGUE).grade is grade
