@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 433,
-    "confirmation": 687,
-    "ordering": 602,
-    "prohibition": 579,
-    "value_pin": 495,
+    "conditional": 456,
+    "confirmation": 734,
+    "ordering": 653,
+    "prohibition": 606,
+    "value_pin": 520,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -46,6 +46,22 @@ KNOWN_FALSE_KEPT = {
     # "Haul the cod end first and secure the trawl doors after it's aboard": the act after
     # "it", which stands for the reference
     "D217-06",
+    # found by declared23 and declared24, written blind: the next line reverses the order or
+    # moves the pin ("Keiko reversed that this morning - prime first", "Not any more: Ingrid
+    # moved it to 30 days", "Skip that - ... so go ahead", "The other way round is what we do
+    # now"), a step struck from a document ("has been removed from SOP-LC-014", "dropped from
+    # the practice", "struck from the operating manual"), the act done first and the yes
+    # after it ("let Wanjiru confirm the course once they're out"), and a condition that only
+    # hedges ("If the burner's free, preheat ...")
+    "D227-09",
+    "D230-09",
+    "D232-07",
+    "D232-09",
+    "D235-06",
+    "D237-07",
+    "D237-10",
+    "D238-07",
+    "D238-09",
 }
 
 
@@ -57,7 +73,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 2_750 and len(facts) >= 160
+    assert len(cases) >= 4_850 and len(facts) >= 290
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
