@@ -138,7 +138,20 @@ REVOCATION += (
 RESTRICTION_NOUNS = (
     "hold", "requirement", "restriction", "rule", "freeze", "guard", "ban", "block", "gate",
     "constraint", "prohibition", "limit", "lock", "embargo", "moratorium", "pin", "condition",
+    "cut-off", "cutoff",
 )  # fmt: skip
+_DOCUMENTS = (
+    "plan", "sop", "procedure", "practice", "manual", "operating manual", "checklist",
+    "runbook", "rulebook", "process", "playbook", "handbook", "policy", "spec", "guideline",
+    "method statement", "instruction", "work instruction", "protocol", "standard",
+)  # fmt: skip
+REVOCATION += tuple(
+    # "degassing the solvents before priming has been removed from SOP-LC-014", "dropped from
+    # the practice", "struck from the operating manual": the rule's document no longer says it
+    f"{verb} from {doc}"
+    for verb in ("drop", "remove", "strike", "delete", "cut", "scrap", "take out", "erase")
+    for doc in _DOCUMENTS
+)
 REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
 """"There is no longer any rule against re-patching it": the rule is gone."""
 ENDED = (

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 456,
+    "conditional": 457,
     "confirmation": 734,
-    "ordering": 653,
+    "ordering": 655,
     "prohibition": 606,
-    "value_pin": 520,
+    "value_pin": 521,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -49,18 +49,13 @@ KNOWN_FALSE_KEPT = {
     # found by declared23 and declared24, written blind: the next line reverses the order or
     # moves the pin ("Keiko reversed that this morning - prime first", "Not any more: Ingrid
     # moved it to 30 days", "Skip that - ... so go ahead", "The other way round is what we do
-    # now"), a step struck from a document ("has been removed from SOP-LC-014", "dropped from
-    # the practice", "struck from the operating manual"), the act done first and the yes
-    # after it ("let Wanjiru confirm the course once they're out"), and a condition that only
-    # hedges ("If the burner's free, preheat ...")
+    # now"), the act done first and the yes after it ("let Wanjiru confirm the course once
+    # they're out"), and a condition that only hedges ("If the burner's free, preheat ...")
     "D227-09",
     "D230-09",
-    "D232-07",
     "D232-09",
     "D235-06",
-    "D237-07",
     "D237-10",
-    "D238-07",
     "D238-09",
 }
 

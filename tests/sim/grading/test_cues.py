@@ -393,3 +393,19 @@ PERMIT = declare_fact(
 )
 def test_a_relation_word_inside_the_condition_is_no_cue(text: str, kept: bool) -> None:
     assert grade_one(text, PERMIT).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Not reprocessing the payroll batch after step 3 has been removed from the runbook.",
+         Grade.INVERTED),
+        ("The ban on reprocessing the payroll batch after step 3 was struck from the operating "
+         "manual.", Grade.INVERTED),
+        ("The step-3 cut-off for reprocessing the payroll batch was withdrawn once the ledger "
+         "froze.", Grade.INVERTED),
+        ("Do not reprocess the payroll batch after step 3, as the runbook says.", Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_rule_struck_from_its_document_is_gone(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade

@@ -138,6 +138,6 @@ CATALOGUE = declare_fact(
     ],
 )
 def test_the_later_act_may_be_stood_in_for_by_go(text: str, grade: Grade) -> None:
-    """"Goes out", "goes back to production": the far side of an ordering named by what its
+    """ "Goes out", "goes back to production": the far side of an ordering named by what its
     object does, as the rule's own act may be."""
     assert grade_one(text, CATALOGUE).grade is grade
