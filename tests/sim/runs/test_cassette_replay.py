@@ -76,3 +76,49 @@ def test_compare_prompts_on_the_replay(replay: Path, capsys: pytest.CaptureFixtu
     for prompt in ("handoff", "progressive", "priorities", "constraints_section"):
         assert prompt in out
     assert "model calls: 0 " in out
+
+
+JUDGE_CASSETTE = REPO / "benchmarks" / "cassettes" / "judge-qwen2.5-coder-1.5b.jsonl"
+
+
+def test_the_judge_replays_on_the_recorded_run(replay: Path) -> None:
+    """`compsim regrade` with the same 1.5B model as judge, replayed from its cassette: every
+    verdict answered from the recording, none asked of a model."""
+    args = ["regrade", str(replay), "--cache", str(JUDGE_CASSETTE), "--cache-mode", "read-only"]
+    assert main(args) == 0
+    summary = json.loads((replay / "judge_summary.json").read_text())
+    assert summary["model_calls"] == 0 and summary["cases"] == summary["cache_hits"] > 0
+    assert summary["judge"] == {"name": "llama", "model": "qwen2.5-coder-1.5b"}
+
+
+def test_the_judge_against_the_hand_labels_replays(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/judge_agreement.py on its committed sample: the judge's answers are the
+    recording's (its agreement with the labels is fixed by it, 76 of 200); the text grader's
+    side moves with the grader and is only checked to be a count."""
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from benchmarks import judge_agreement
+
+    cache = ["--cache", str(JUDGE_CASSETTE), "--cache-mode", "read-only"]
+    assert judge_agreement.main(cache) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["calls"]["model_calls"] == 0 and figures["calls"]["cache_hits"] == 200
+    assert figures["all"]["cases"] == 200 and figures["all"]["judge"] == 76
+    assert figures["all"]["judge_false_kept"] == 82
+    assert 0 <= figures["all"]["text"] <= 200
+
+
+def test_a_sample_naming_no_case_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from benchmarks import judge_agreement
+
+    ids = tmp_path / "ids.txt"
+    ids.write_text("D01-01\nNOPE-99\n")
+    assert judge_agreement.main(["--ids", str(ids), "--cache-mode", "off"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "ids.txt:2" in err and "NOPE-99" in err
