@@ -1056,6 +1056,8 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             best = revised(fact, m, pairs, counter, best)
         else:
             best = with_resolved(fact, m, pointing, counter, best)
+            if best is not None and best[0] == DEGRADED:
+                best = revised(fact, m, pairs, counter, best)  # a remnant taken back
     if best is None:
         return alluded(fact, m, sentences, counter)
     return best[1]
@@ -1193,14 +1195,24 @@ def revised(
     if not revising(unit[0]):
         return best
     found = resolved_one(fact, m, pairs[at][2], unit, counter)
-    return found if found is not None and found[0] == INVERTED else best
+    if found is not None and found[0] == INVERTED:
+        return found
+    if lx.STRONG_REVISION_RE.match(unit[0].lower()):
+        # "Not any more: ...", "Keiko reversed that this morning - prime first": taken back
+        raw = f"{said} {unit[0]}"
+        grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
+        return INVERTED, grade
+    return best
 
 
 def revising(raw: str) -> bool:
     """Whether a raw sentence (or a raw line, for LineGrader's mark) may revise the one
-    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE)."""
+    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE), or an
+    opening that takes it back (STRONG_REVISION_RE)."""
     low = raw.lower()
-    return _PRONOUN.search(low) is not None and lx.REVISION_RE.search(low) is not None
+    return (
+        _PRONOUN.search(low) is not None and lx.REVISION_RE.search(low) is not None
+    ) or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
 
 
 def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:

@@ -22,9 +22,11 @@ from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
+    DEGRADED,
     LIGHT_VERBS,
     OPENERS,
     REVISION_LABEL,
+    VERBATIM,
     Evidence,
     Matcher,
     allusion,
@@ -294,8 +296,13 @@ class LineGrader:
                 if (held := best.get(k)) is None or ev[0] < held[0]:
                     best[k] = ev
         if marks & _REVISING:
-            # a later line may revise a rule kept (grade.revised): read as grade_text does
-            kept = [k for k in ks if (won := best.get(k)) is not None and won[0] <= ACTIONABLE]
+            # a later line may revise a rule kept or weakened (grade.revised): read as
+            # grade_text does
+            kept = [
+                k
+                for k in ks
+                if (won := best.get(k)) is not None and won[0] in (VERBATIM, ACTIONABLE, DEGRADED)
+            ]
             pairs = Sentences(text).pairs if kept else []
             for k in kept:
                 m = self._matchers[k]

@@ -338,13 +338,28 @@ REVISION_RE = re.compile(
     r"revised|superseded|overridden|updated|lifted|waived|dropped|removed|cancell?ed|reversed|"
     r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
-    r"not anymore|now optional|optional now)\b"
+    r"not anymore|not any ?more|now optional|optional now|"
+    # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
+    r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
+    r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
+    r"(?:the )?other way (?:a)?round)\b"
 )
 """Raw words (lower case) that revise what the sentence before said ("Scratch that, it's
 been changed to 195°C.", "That has been replaced: 38 m/s from this campaign on."): a sentence
 with one and a pronoun, right after the rule, that reads reversed, is the later word on it,
 and stands (sim.grading.grade.revised). Words of an agent's own plans ("update the
 changelog", "remove the imports") revise nothing."""
+STRONG_REVISION_RE = re.compile(
+    r"^[\W_]*(?:(?:(?:not|no) any ?more|not anymore|no longer)\b(?! than)|not needed any ?more|"
+    r"(?:drop|skip|scrap|cancel) (?:that|this|it)\b|"
+    r"(?:[a-z][\w.-]*(?: [a-z][\w.-]*)? )?(?:has |have |had )?(?:since |just |now )?"
+    r"(?:reversed|scrapped|revoked|overruled|rescinded|cancell?ed|undid) (?:that|this|it)\b|"
+    r"(?:the )?other way (?:a)?round)"
+)
+"""A sentence that opens by taking back what the one before said ("Not any more: ...",
+"Drop that; ...", "Keiko reversed that this morning", "The other way round is what we do
+now"): the rule just stated, kept or weakened, no longer holds, whatever the rest of the
+sentence says (a correction, "Scratch that, it's 205", may restate it: REVISION_RE)."""
 
 
 class Relation(StrEnum):

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 457,
-    "confirmation": 734,
-    "ordering": 655,
+    "conditional": 458,
+    "confirmation": 738,
+    "ordering": 657,
     "prohibition": 606,
-    "value_pin": 521,
+    "value_pin": 522,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -37,26 +37,19 @@ KNOWN_FALSE_KEPT = {
     # commas alone is read as one, whose "no" forbids
     "D187-08",
     # the rule stated, then revised by the next line, where the pronoun is not resolved
-    # ("That has been replaced: 38 m/s", "Skip it and go straight to launching")
+    # ("That has been replaced: 38 m/s")
     "D188-09",
-    "D190-09",
     # "should only be re-glued after step 9, never earlier": an exclusive permission on the
     # far side of the condition, read as the ban
     "D201-06",
     # "Haul the cod end first and secure the trawl doors after it's aboard": the act after
     # "it", which stands for the reference
     "D217-06",
-    # found by declared23 and declared24, written blind: the next line reverses the order or
-    # moves the pin ("Keiko reversed that this morning - prime first", "Not any more: Ingrid
-    # moved it to 30 days", "Skip that - ... so go ahead", "The other way round is what we do
-    # now"), the act done first and the yes after it ("let Wanjiru confirm the course once
-    # they're out"), and a condition that only hedges ("If the burner's free, preheat ...")
-    "D227-09",
-    "D230-09",
-    "D232-09",
+    # found by declared23 and declared24, written blind: the act done first and the yes after
+    # it ("let Wanjiru confirm the course once they're out"), and a condition that only
+    # hedges ("If the burner's free, preheat ...")
     "D235-06",
     "D237-10",
-    "D238-09",
 }
 
 

@@ -111,6 +111,28 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
     assert found is grade if grade is not None else found.at_floor
 
 
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nNot any more: the "
+         "studio lead says open it when the cone drops.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: opening waits on Odile.\nDrop that; whoever is on shift "
+         "decides.", Grade.INVERTED),  # a remnant (no "until") taken back
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nOdile reversed that "
+         "this morning.", Grade.INVERTED),
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nNo longer than that on the glue line "
+         "either.", None),  # a bound, not a revision
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nNot any more than two dryers at once.",
+         None),
+    ],
+)  # fmt: skip
+def test_a_line_that_opens_by_taking_the_rule_back_reverses_it(
+    fact: Fact, text: str, grade: Grade | None
+) -> None:
+    found = grade_one(text, fact).grade
+    assert found is grade if grade is not None else found.at_floor
+
+
 def test_a_state_un_participle_denies_nothing() -> None:
     text = "Nakamura kiln opened at 09:00 by the crew, shelves undamaged."
     assert grade_one(text, KILN).grade is Grade.DROPPED
