@@ -365,7 +365,12 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         ):
             return INVERTED, ("condition",)  # "delete the old backups now": without the yes
         ordered = "action" in present and acts and not (clause.gesture or clause.hedged)
-        if ordered and not revoked and frame.confirmation and _YES_FIRST.search(text):
+        if (
+            ordered
+            and not revoked
+            and frame.confirmation
+            and (_YES_FIRST.search(text) or _NEEDS_YES.search(text))
+        ):
             return DEGRADED, ("condition",)  # "backfill it only after sign-off": the gate
             # stands, who gives the yes is lost
         if not agrees and (revoked or ordered):
@@ -505,12 +510,19 @@ def _told(name: str) -> re.Pattern[str]:
 
 
 _YES_FIRST = re.compile(
-    r" (?:after|once|upon|following|on) (?:\S+ ){0,3}(?:confirm|confirmation|approval|approve|"
+    r" (?:after|once|upon|following|on|with) (?:\S+ ){0,3}(?:confirm|confirmation|approval|approve|"
     r"sign off|signoff|sign-off|go-ahead|green light|greenlight|consent|authorization|"
     r"authorisation|permission) "
 )
 """An act ordered after a yes that nobody is named to give ("only once confirmed", "after
-sign-off"): `_GATED_YES`'s gate, stated as the order it allows."""
+sign-off", "only with authorisation"): `_GATED_YES`'s gate, stated as the order it allows."""
+_NEEDS_YES = re.compile(
+    r" (?:require|need|subject to|pending|await|wait for|wait on) (?:\S+ ){0,4}(?:confirm|"
+    r"confirmation|approval|approve|sign off|signoff|sign-off|go-ahead|green light|greenlight|"
+    r"consent|authorization|authorisation|permission) "
+)
+"""The act's noun needing a yes nobody is named to give ("Wheelchair racers: release needs
+sign-off"): a gate, never an order to act ("release" is no imperative there)."""
 
 
 _EXCEPTION = re.compile(

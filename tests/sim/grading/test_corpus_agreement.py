@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 458,
-    "confirmation": 738,
+    "confirmation": 743,
     "ordering": 657,
     "prohibition": 606,
     "value_pin": 522,

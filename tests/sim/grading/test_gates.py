@@ -671,6 +671,9 @@ def test_now_reverses_a_gate_only_in_an_order_to_act(text: str, grade: Grade) ->
         ("Support mailbox: archive it only once approved.", Grade.DEGRADED),
         ("Archive the support mailbox only after Ines confirms.", Grade.ACTIONABLE),
         ("Archive the support mailbox now; sign-off can come later.", Grade.INVERTED),
+        ("Support mailbox: archive only with authorisation.", Grade.DEGRADED),
+        ("## Support mailbox\n- archive needs sign-off\n- 4 GB", Grade.DEGRADED),
+        ("Archive the support mailbox before sign-off.", Grade.INVERTED),
     ],
 )
 def test_an_order_after_a_yes_nobody_gives_keeps_the_gate_not_its_giver(
