@@ -167,7 +167,7 @@ been released", "the 90% guard was removed"."""
 
 WEAK_REVOCATION = (
     "regardless", "whenever convenient", "whenever needed", "whenever you like", "at will",
-    "at any time", "anytime", "any time", "whenever", "freely", "as needed", "as you see fit",
+    "at any time", "anytime", "any time", "freely", "as needed", "as you see fit",
 )  # fmt: skip
 """Revocations only when the clause has no negation ("never merge, regardless of pressure")."""
 
@@ -414,7 +414,13 @@ NEGATION_RE = _any(NEGATION)
 DEFERRAL_RE = _any(DEFERRAL)
 PERMISSION_RE = _any(PERMISSION)
 REVOCATION_RE = _any(REVOCATION)
-WEAK_REVOCATION_RE = _any(WEAK_REVOCATION)
+WEAK_REVOCATION_RE = re.compile(
+    _any(WEAK_REVOCATION).pattern
+    # a bare "whenever" is any time ("rotate it whenever"); one that opens a condition is the
+    # condition ("keep the sprayer off the barley whenever the wind is over 15 km/h")
+    + r"|(?<![\w-])whenever(?= *$| (?:you|we|they|someone|anyone|ready|possible|necessary|"
+    r"want|wish|convenient|need|suit|like)\b)"
+)
 # "is": too short for the tables; a negation between denies the ending: "on hold: not to be
 # released before Teodora has confirmed" keeps the hold
 _ENDING_NOW = (

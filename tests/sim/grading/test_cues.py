@@ -409,3 +409,24 @@ def test_a_relation_word_inside_the_condition_is_no_cue(text: str, kept: bool) -
 )  # fmt: skip
 def test_a_rule_struck_from_its_document_is_gone(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+HATCH = declare_fact(
+    "If the wind exceeds 40 km/h, do not open the roof hatch.",
+    {"action": ["open"], "object": ["roof hatch"], "condition": ["wind exceeds 40 km/h"]},
+    fact_id="hatch",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Keep the roof hatch shut whenever the wind exceeds 40 km/h.", Grade.ACTIONABLE),
+        ("Open the roof hatch whenever the wind exceeds 40 km/h.", Grade.INVERTED),
+        ("Open the roof hatch whenever you like.", Grade.INVERTED),
+        ("Open the roof hatch whenever.", Grade.INVERTED),
+    ],
+)
+def test_a_whenever_that_opens_a_condition_is_no_any_time(text: str, grade: Grade) -> None:
+    assert grade_one(text, HATCH).grade is grade
