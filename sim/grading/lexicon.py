@@ -153,6 +153,13 @@ REVOCATION += tuple(
     for doc in _DOCUMENTS
 )
 REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
+REVOCATION += tuple(
+    # "Yetunde's confirmation is no longer a precondition for unsealing the bags"
+    f"no longer {article} {n}"
+    for article in ("a", "an")
+    for n in ("precondition", "prerequisite", "requirement", "condition", "gate", "blocker",
+              "must", "rule", "restriction")
+)  # fmt: skip
 """"There is no longer any rule against re-patching it": the rule is gone."""
 ENDED = (
     "release", "released", "remove", "removed", "drop", "dropped", "end", "ended", "lift",
@@ -239,8 +246,8 @@ HEDGE = (
     "whichever is cheaper", "whichever is faster", "whichever is easier",
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
     "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
-    "sensible to", "prudent", "to a minimum", "minimize", "minimise", "as few as possible",
-    "as little as possible",
+    "sensible to", "prudent", "think twice", "to a minimum", "minimize", "minimise",
+    "as few as possible", "as little as possible",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
 

@@ -62,6 +62,8 @@ _ANYMORE = re.compile(r" (?:no|not|never) (?:\S+ ){0,6}(?:anymore|any more) ")
 _TRAILING = re.compile(
     r"\b(if|when|whenever|unless|once|because|since|in case|provided)\b[^,;:()\u2014\u2013]*$"
 )
+# the order a leading condition comes before ("... 45 km/h do not extend the ladder")
+_MAIN_ORDER = re.compile(r"\s(?:do not|don't|never|must not|mustn't|should not|shouldn't)\s")
 
 
 # "with the queen still unconfirmed we'll keep opening the boxes", "since the logs are not in,
@@ -166,6 +168,13 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
     trail = _TRAILING.search(raw.lower()) if raw and " " in raw else None
+    if (
+        trail is not None
+        and raw[: trail.start()].rstrip().endswith((",", ":"))
+        and _MAIN_ORDER.search(trail.group(0))
+    ):
+        trail = None  # "Per the SOP, if the wind exceeds 45 km/h do not extend the ladder":
+        # a condition that opens the clause, its comma left out, before the order
     if trail is not None and trail.start() > 0 and raw[: trail.start()].count(" ") >= 2:
         # "re-pitch the yeast if the gravity hasn't moved", "resubmit it once the ledger is
         # locked": a negation or a hold in a trailing condition (nothing after it but its own

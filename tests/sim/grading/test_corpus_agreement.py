@@ -18,8 +18,8 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 458,
-    "confirmation": 743,
+    "conditional": 460,
+    "confirmation": 744,
     "ordering": 657,
     "prohibition": 606,
     "value_pin": 522,

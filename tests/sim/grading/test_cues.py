@@ -430,3 +430,28 @@ HATCH = declare_fact(
 )
 def test_a_whenever_that_opens_a_condition_is_no_any_time(text: str, grade: Grade) -> None:
     assert grade_one(text, HATCH).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a leading condition whose comma is left out, after a lead-in: the order is the
+        # clause's, not the condition's
+        ("Per the SOP, if the wind exceeds 40 km/h do not open the roof hatch.", Grade.VERBATIM),
+        ("Think twice about opening the roof hatch if the wind exceeds 40 km/h.",
+         Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_lead_in_before_a_condition_and_thinking_twice(text: str, grade: Grade) -> None:
+    assert grade_one(text, HATCH).grade is grade
+
+
+def test_a_yes_no_longer_a_precondition_is_a_gate_lifted() -> None:
+    kiln = declare_fact(
+        "Do not open the glaze kiln until Odile confirms.",
+        {"action": ["open"], "object": ["glaze kiln"], "condition": ["until Odile confirms"]},
+        fact_id="kiln",
+        cls="confirmation",
+    )
+    text = "Odile's confirmation is no longer a precondition for opening the glaze kiln."
+    assert grade_one(text, kiln).grade is Grade.INVERTED
