@@ -186,16 +186,17 @@ def evidence(
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
 _MAY_SPLIT = re.compile(
     r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also|while)\b"
-    r"|\s(?:but|however|although|though|whereas|meanwhile)\s|\s\(?[2-9]\)\s",
+    r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
     re.IGNORECASE,
 )
+_INLINE_STEP = re.compile(r"\s\(?[2-9]\)\s")  # "(1) ..., (2) ...": sim.grading.plans
 
 
 @lru_cache(maxsize=16_384)
 def clause_texts(raw: str, lem: str) -> tuple[tuple[str, str], ...]:
     """A sentence's clauses, raw and in lemma space (the sentence's own lemma text when it is
     one clause: most are)."""
-    if not _MAY_SPLIT.search(raw):
+    if not _MAY_SPLIT.search(raw) and not (")" in raw and _INLINE_STEP.search(raw)):
         return ((raw, lem),)
     return tuple((c, lemmas(normalize(c))) for c in clauses(raw))
 
@@ -1142,8 +1143,10 @@ def plan_evidence(
         # whose lead names it, "Price list: (1) the buyer confirms, (2) publish it")
         act = next(
             (k for k, item in enumerate(items) if _takes_action(frame, item, named_ok=False)),
-            next((k for k, item in enumerate(items) if _takes_action(frame, item)), None),
+            None,
         )
+        if act is None:
+            act = next((k for k, item in enumerate(items) if _takes_action(frame, item)), None)
         if act is None:
             continue
         ref = next(

@@ -58,13 +58,14 @@ def plan_items(text: str) -> list[list[str]]:
     return plans
 
 
-_MAY_OPEN = re.compile(
-    r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])|(?<![\w(])\(?1\)\s", re.I
-)
+_MAY_OPEN = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])", re.I)
+_INLINE_OPEN = re.compile(r"(?<![\w(])\(?1\)\s")
 
 
 def may_hold_plan(text: str) -> bool:
     """A cheap test before `plan_items`: a line opening with a digit, "step" or a checkbox,
     or holding an inline "(1)" or "1)" (true of a text exactly when it is true of one of its
     lines)."""
-    return _MAY_OPEN.search(text) is not None
+    return _MAY_OPEN.search(text) is not None or (
+        "1)" in text and _INLINE_OPEN.search(text) is not None
+    )

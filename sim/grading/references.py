@@ -124,10 +124,17 @@ def _matches(token: str, word: str) -> bool:
 _POLAR = frozenset(lx.ANTONYMS) | {w for ws in lx.ANTONYMS.values() for w in ws}
 
 
+@lru_cache(maxsize=4_096)
+def _digits(ref: frozenset[str]) -> tuple[str, ...]:
+    return tuple(w for w in ref if w.isdigit())
+
+
 def window(tokens: tuple[str, ...], ref: frozenset[str]) -> tuple[int, int] | None:
     """The first span of `tokens` holding every word of `ref` (or an equivalent), at most 3
     words looser; a reference of four words or more may miss one word that is not a number
     ("canary err > 2%" for "canary error rate above 2")."""
+    if any(d not in tokens for d in _digits(ref)):
+        return None  # a number matches only itself, and every one is needed (below)
     need = len(ref) - 1 if len(ref) >= 4 else len(ref)
     width = len(ref) + 3
     for start, t in enumerate(tokens):
