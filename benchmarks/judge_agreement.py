@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 from benchmarks.grader_agreement import corpus_facts, corpus_files  # noqa: E402
 from sim.errors import UserError  # noqa: E402
+from sim.files import read_capped  # noqa: E402
 from sim.grading.agreement import Case, label_of, load_cases  # noqa: E402
 from sim.grading.grade import grade_text  # noqa: E402
 from sim.grading.judge import JUDGE_MAX_TOKENS, judge_prompt, parse_judge  # noqa: E402
@@ -70,12 +71,7 @@ def draw(cases: dict[str, Case], split: str | None, per_class: int) -> list[str]
 
 def read_ids(path: Path, cases: dict[str, Case]) -> list[str]:
     """A sample's case ids, one per line; an unknown id is an error naming it."""
-    if not path.is_file():
-        raise UserError(f"{path}: no such sample file (draw one with --draw N --write-ids)")
-    with path.open("rb") as f:
-        raw = f.read(MAX_IDS_BYTES + 1)
-    if len(raw) > MAX_IDS_BYTES:
-        raise UserError(f"{path}: larger than {MAX_IDS_BYTES} bytes")
+    raw = read_capped(path, "sample", UserError, MAX_IDS_BYTES)
     ids = [line.strip() for line in raw.decode("utf-8", "replace").splitlines() if line.strip()]
     for n, case_id in enumerate(ids, 1):
         if case_id not in cases:
