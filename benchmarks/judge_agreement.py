@@ -20,34 +20,39 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(HERE))
-
-from benchmarks.grader_agreement import corpus_facts, corpus_files  # noqa: E402
-from sim.errors import UserError  # noqa: E402
-from sim.files import read_capped  # noqa: E402
-from sim.grading.agreement import Case, label_of, load_cases  # noqa: E402
-from sim.grading.grade import grade_text  # noqa: E402
-from sim.grading.judge import JUDGE_MAX_TOKENS, judge_prompt, parse_judge  # noqa: E402
-from sim.runs.grid import load_grid  # noqa: E402
-from sim.runs.regrade import judge_config  # noqa: E402
-from sim.runs.store import atomic_write  # noqa: E402
-from sim.runs.trial import trial_history  # noqa: E402
-from sim.summarizers.registry import (  # noqa: E402
+from sim.errors import UserError
+from sim.files import read_capped
+from sim.grading.agreement import Case, label_of, load_cases
+from sim.grading.grade import grade_text
+from sim.grading.judge import JUDGE_MAX_TOKENS, judge_prompt, parse_judge
+from sim.runs.grid import load_grid
+from sim.runs.regrade import judge_config
+from sim.runs.store import atomic_write
+from sim.runs.trial import trial_history
+from sim.summarizers.registry import (
     TrialContext,
     build_summarizer,
     counter_for,
     usage,
     usage_delta,
 )
-from sim.tokens import get_counter  # noqa: E402
+from sim.tokens import get_counter
 
-CLASSES = ("prohibition", "ordering", "value_pin", "conditional", "confirmation")
+HERE = Path(__file__).resolve().parents[1]
+# the corpus's loaders, from the script beside this one (as tests/sim/grading/corpus.py loads it)
+_spec = importlib.util.spec_from_file_location(
+    "grader_agreement", Path(__file__).with_name("grader_agreement.py")
+)
+assert _spec is not None and _spec.loader is not None
+_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bench)
+corpus_facts, corpus_files, CLASSES = _bench.corpus_facts, _bench.corpus_files, _bench.CLASSES
 DEFAULT_SCENARIO = HERE / "scenarios" / "real_cassette.toml"
 DEFAULT_IDS = HERE / "benchmarks" / "cassettes" / "judge-sample.txt"
 MAX_IDS_BYTES = 1 << 20

@@ -5,6 +5,7 @@ harness that changes a prompt, a key or a grade shows here."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -79,6 +80,12 @@ def test_compare_prompts_on_the_replay(replay: Path, capsys: pytest.CaptureFixtu
 
 
 JUDGE_CASSETTE = REPO / "benchmarks" / "cassettes" / "judge-qwen2.5-coder-1.5b.jsonl"
+_spec = importlib.util.spec_from_file_location(
+    "judge_agreement", REPO / "benchmarks" / "judge_agreement.py"
+)
+assert _spec is not None and _spec.loader is not None
+judge_agreement = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(judge_agreement)
 
 
 def test_the_judge_replays_on_the_recorded_run(replay: Path) -> None:
@@ -95,11 +102,6 @@ def test_the_judge_against_the_hand_labels_replays(capsys: pytest.CaptureFixture
     """benchmarks/judge_agreement.py on its committed sample: the judge's answers are the
     recording's (its agreement with the labels is fixed by it, 76 of 200); the text grader's
     side moves with the grader and is only checked to be a count."""
-    import sys
-
-    sys.path.insert(0, str(REPO))
-    from benchmarks import judge_agreement
-
     cache = ["--cache", str(JUDGE_CASSETTE), "--cache-mode", "read-only"]
     assert judge_agreement.main(cache) == 0
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -112,11 +114,6 @@ def test_the_judge_against_the_hand_labels_replays(capsys: pytest.CaptureFixture
 def test_a_sample_naming_no_case_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import sys
-
-    sys.path.insert(0, str(REPO))
-    from benchmarks import judge_agreement
-
     ids = tmp_path / "ids.txt"
     ids.write_text("D01-01\nNOPE-99\n")
     assert judge_agreement.main(["--ids", str(ids), "--cache-mode", "off"]) == 2
