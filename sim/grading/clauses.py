@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from sim.grading.plans import LATER_STEP
+
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
     r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
@@ -27,7 +29,7 @@ _CLAUSE_BREAK = re.compile(
     r"\s+(?=(?:but|however|although|though|whereas|meanwhile)\s)"
     # "(1) the buyer confirms, (2) publish it": an inline step is a clause of its own
     # (sim.grading.plans reads their order)
-    r"|[,;]?\s+(?=\(?[2-9]\)\s)",
+    r"|[,;]?\s+(?=" + LATER_STEP + ")",
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(

@@ -34,6 +34,7 @@ from sim.grading.lexicon import (
 )
 from sim.grading.mentions import gist, label_names_object
 from sim.grading.modality import Clause, Reading, read_clause
+from sim.grading.plans import LATER_STEP
 from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, denied_condition, region
 from sim.grading.sentences import Sentences, Unit
@@ -189,7 +190,7 @@ _MAY_SPLIT = re.compile(
     r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
     re.IGNORECASE,
 )
-_INLINE_STEP = re.compile(r"\s\(?[2-9]\)\s")  # "(1) ..., (2) ...": sim.grading.plans
+_INLINE_STEP = re.compile(r"\s" + LATER_STEP)  # "(1) ..., (2) ...": sim.grading.plans
 
 
 @lru_cache(maxsize=16_384)

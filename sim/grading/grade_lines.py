@@ -22,11 +22,10 @@ from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
-    DEGRADED,
+    INVERTED,
     LIGHT_VERBS,
     OPENERS,
     REVISION_LABEL,
-    VERBATIM,
     Evidence,
     Matcher,
     allusion,
@@ -298,11 +297,7 @@ class LineGrader:
         if marks & _REVISING:
             # a later line may revise a rule kept or weakened (grade.revised): read as
             # grade_text does
-            kept = [
-                k
-                for k in ks
-                if (won := best.get(k)) is not None and won[0] in (VERBATIM, ACTIONABLE, DEGRADED)
-            ]
+            kept = [k for k in ks if (won := best.get(k)) is not None and won[0] != INVERTED]
             pairs = Sentences(text).pairs if kept else []
             for k in kept:
                 m = self._matchers[k]

@@ -154,9 +154,9 @@ _STRUCK_FROM = (
 )  # one pattern, not 160 phrases: a flat alternation costs a try per phrase per position
 REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
 REVOCATION += tuple(
-    # "Yetunde's confirmation is no longer a precondition for unsealing the bags"
-    f"no longer {article} {n}"
-    for article in ("a", "an")
+    # "Yetunde's confirmation is no longer a precondition for unsealing the bags" (lemma space
+    # drops the article)
+    f"no longer a {n}"
     for n in ("precondition", "prerequisite", "requirement", "condition", "gate", "blocker",
               "must", "rule", "restriction")
 )  # fmt: skip
@@ -345,7 +345,7 @@ REVISION_RE = re.compile(
     r"revised|superseded|overridden|updated|lifted|waived|dropped|removed|cancell?ed|reversed|"
     r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
-    r"not anymore|not any ?more|now optional|optional now|"
+    r"not any ?more|now optional|optional now|"
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"

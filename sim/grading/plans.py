@@ -16,6 +16,8 @@ _ITEM = re.compile(r"^\s*(?:\d{1,2}[.)]|step \d{1,2}\s*[:.)-]|[-*]?\s*\[[ xX]\])
 # "(1) Teodora confirms, (2) release to the ward", "1) send it, 2) confirm": numbered items
 # inside one line (never "1." inline, which decimals and versions write)
 _INLINE = re.compile(r"(?<![\w(])\(?([1-9])\)\s+")
+LATER_STEP = r"\(?[2-9]\)\s"
+"""An inline step's mark after the first ("(2) ", "3) "): where sim.grading.clauses splits."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -59,7 +61,6 @@ def plan_items(text: str) -> list[list[str]]:
 
 
 _MAY_OPEN = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|step \d|[-*]?\s*\[[ xX]\])", re.I)
-_INLINE_OPEN = re.compile(r"(?<![\w(])\(?1\)\s")
 
 
 def may_hold_plan(text: str) -> bool:
@@ -67,5 +68,5 @@ def may_hold_plan(text: str) -> bool:
     or holding an inline "(1)" or "1)" (true of a text exactly when it is true of one of its
     lines)."""
     return _MAY_OPEN.search(text) is not None or (
-        "1)" in text and _INLINE_OPEN.search(text) is not None
+        "1)" in text and any(m.group(1) == "1" for m in _INLINE.finditer(text))
     )
