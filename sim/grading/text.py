@@ -285,6 +285,9 @@ other forms ("lowered", "lowering") are, not the comparative "low"; "barred" is 
 the unit "bar" ("232 bar")."""
 _ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "channel",
                     "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
+_PLURAL_UNKNOWN = re.compile(r"[a-z]{3,}[^su']s$")
+"""A word the tables do not know, read as a plural when it ends like one; the anchors go
+through the same reading, so a name that only looks plural ("postgres") still matches."""
 _LEMMA: dict[str, str] = {}
 _MAX_LEMMAS = 65_536
 
@@ -325,6 +328,8 @@ def _lemma(token: str) -> str:
             out = _lemma(out)  # "openings" as "opening" is read: the tables give the verb
         elif out.endswith("ll") and token.endswith(("lled", "lling")) and out[:-1] in _ONE_L:
             out = out[:-1]  # British doubling the tables keep: "cancelled" -> "cancel"
+        elif out == token and _PLURAL_UNKNOWN.match(token) and not known_word(token):
+            out = token[:-1]  # a plural the tables lack ("markdowns", "ckpts"): its anchor
     if len(_LEMMA) >= _MAX_LEMMAS:
         _LEMMA.clear()
     _LEMMA[token] = out
