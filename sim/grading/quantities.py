@@ -60,11 +60,21 @@ def is_duration(value: str) -> bool:
     return _DURATION.match(value) is not None
 
 
+_STEPS = "(?:step|stage|phase|round|pass|version|v)"
+
+
 def count_patterns(value: str) -> tuple[re.Pattern[str], ...]:
-    """A count's unit before its number, up to three words apart ("replicas 3", "replica
-    count is pin at 3"), in lemma space. Durations have their own forms (`equivalents`)."""
+    """A count's unit before its number, up to four words apart ("replicas 3", "replica
+    count is pin at 3"), in lemma space; none of them a step ("replicas restart at step 3"
+    is no count), and the unit not another number's ("42 Hz on this job, not 50").
+    Durations have their own forms (`equivalents`)."""
     m = _COUNT.match(value)
     if m is None or is_duration(value):
         return ()
     number, unit = m.groups()
-    return (re.compile(rf" {re.escape(unit)}(?: \S+){{0,3}} {re.escape(number)}(?![\d.])"),)
+    return (
+        re.compile(
+            rf"(?<![\d.]) {re.escape(unit)}(?: (?!{_STEPS}\b)\S+){{0,4}} "
+            rf"{re.escape(number)}(?![\d.])"
+        ),
+    )

@@ -80,3 +80,35 @@ def test_another_ratio_or_hyphenated_duration_is_another_value(
     text: str, fact: Fact, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+REPLICAS = declare_fact(
+    "The cache tier must use a replica count of 3 replicas.",
+    {"object": ["cache tier"], "setting": ["replica count"], "value": ["3 replicas"]},
+    fact_id="replicas",
+    required=["object", "value"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Cache tier replica count is pinned at 3.", Grade.ACTIONABLE),
+        ("Cache tier replica count stays fixed at 3, not 2 or 4.", Grade.ACTIONABLE),
+        ("Cache tier replicas are restarted at step 3.", Grade.DROPPED),
+    ],
+)
+def test_a_count_may_stand_four_words_after_its_unit_but_never_as_a_step(
+    text: str, grade: Grade
+) -> None:
+    assert grade_one(text, REPLICAS).grade is grade
+
+
+def test_a_unit_after_another_number_is_not_the_counts() -> None:
+    hertz = declare_fact(
+        "The tandem roller must use a vibration frequency of 50 Hz.",
+        {"object": ["tandem roller"], "setting": ["vibration frequency"], "value": ["50 Hz"]},
+        fact_id="roller",
+    )
+    text = "Tandem roller: vibration frequency must be 42 Hz on this job, not 50."
+    assert grade_one(text, hertz).grade is Grade.INVERTED
