@@ -65,6 +65,15 @@ PERMISSION = (
 )  # fmt: skip
 """A clause with one of these allows; negated ("may not", "not allowed") it forbids."""
 
+PERMIT_NOUN_RE = re.compile(
+    r"(?i)\b(?:the|a|an|see|per|under|his|her|their|our|its|my|your|valid|signed|work|"
+    r"building|construction|demolition|demo|entry|hot[- ]work|this|that|each|any|every|no|"
+    r"new|open|issued|current)\s+permits?\b"
+    r"|\bpermits?\s*(?:[:#(]|no\.|number|holder|office|file|process|to work|application)"
+)
+""""Permit" as the document ("see permit", "the building permit", "permit #4471"), in raw
+text: it names a paper, it does not allow (lemma space has dropped the article that says so)."""
+
 NEGATED_PERMISSION = _any(
     tuple(
         f"{neg} {p}"
@@ -259,6 +268,7 @@ GESTURE = (
     "ask user", "ask owner", "consult", "involve", "involvement", "in the loop", "loop in",
     "coordinate", "heads-up", "heads up", "sync with", "talk to", "later", "when appropriate",
     "when ready", "in due course", "when the time comes", "when it makes sense",
+    "handle with care", "treat with care", "handle as part of", "fold into", "roll into",
 )  # fmt: skip
 """Words that gesture at a rule without stating it ("keep the credential stable", "check with
 the user about the tickets at some point"): a clause that names the object with one of these

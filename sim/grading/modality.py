@@ -156,6 +156,14 @@ class Clause:
     gesture: bool = False  # gestures at a rule without stating it ("leave it alone for now")
 
 
+def _only_permit_nouns(raw: str) -> bool:
+    """Whether every "permit" of a raw clause names the document (lexicon.PERMIT_NOUN_RE)."""
+    return len(lx.PERMIT_NOUN_RE.findall(raw)) >= len(_PERMIT_WORD.findall(raw))
+
+
+_PERMIT_WORD = re.compile(r"(?i)\bpermit(?:s|ted|ting)?\b")
+
+
 @lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
 def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
     """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
@@ -206,6 +214,9 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             words = lemmas(normalize(mid.group(1)))
             if len(words) > 2 and words in rest:
                 rest = rest.replace(words, " ", 1)
+    paper = " permit " in s and bool(raw) and _only_permit_nouns(raw)
+    if paper:  # "(see permit)": a document, which allows nothing
+        rest = rest.replace(" permit ", " permit-paper ")
     if " no " in rest or " without " in rest:
         rest = _NO_TROUBLE.sub(" ", rest)  # "dimmer rack healthy, no module faults": a report
     only_that = None
@@ -252,6 +263,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     else:
         reading = Reading.POSITIVE
     cues = _yes_named(_NO_TROUBLE.sub(" ", s) if " without " in s else s)
+    if paper:
+        cues = cues.replace(" permit ", " permit-paper ")
     if cues.startswith(" do ") and raw and _DONE_OPENS.match(raw):
         cues = cues[3:]  # "Done: export pulled": a status, which lemma space opens with "do"
     directive = bool(

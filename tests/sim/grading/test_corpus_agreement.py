@@ -19,10 +19,10 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 460,
-    "confirmation": 744,
+    "confirmation": 745,
     "ordering": 657,
-    "prohibition": 606,
-    "value_pin": 522,
+    "prohibition": 607,
+    "value_pin": 523,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

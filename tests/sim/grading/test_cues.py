@@ -58,6 +58,8 @@ def test_a_cue_inside_the_facts_own_words_is_no_cue(text: str, grade: Grade) -> 
         "Check with finance about the payroll batch at some point.",
         "Payroll batch: keep it stable.",
         "It is generally safer not to reprocess the payroll batch after step 3.",
+        "Payroll batch: handle with care.",
+        "Payroll batch: handle as part of the month-end workstream.",
     ],
 )
 def test_gestures_and_tips_are_degraded(text: str) -> None:
@@ -455,3 +457,16 @@ def test_a_yes_no_longer_a_precondition_is_a_gate_lifted() -> None:
     )
     text = "Odile's confirmation is no longer a precondition for opening the glaze kiln."
     assert grade_one(text, kiln).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Restriction in place on the payroll batch after step 3 (see permit).", Grade.DEGRADED),
+        ("Payroll batch: restricted after step 3, per the permit office.", Grade.DEGRADED),
+        ("Reprocessing the payroll batch after step 3 is permitted now.", Grade.INVERTED),
+        ("The payroll batch may be reprocessed after step 3 under permit 12.", Grade.INVERTED),
+    ],
+)
+def test_a_permit_that_names_the_document_allows_nothing(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
