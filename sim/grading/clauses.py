@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from sim.grading import lexicon as lx
 from sim.grading.plans import LATER_STEP
 
 _CLAUSE_BREAK = re.compile(
@@ -90,6 +91,9 @@ def now_line(line: str) -> bool:
 def continues_after(previous: str, sentence: str) -> bool:
     """`continues`, a sentence set "from now on" right after one that finished a step, or a
     short gate after a semicolon."""
+    if lx.STRONG_REVISION_RE.match(sentence.lower()):
+        return False  # "That has been replaced: ...": the later word on the rule, read on
+        # its own (sim.grading.grade.revised), not as the rule's second half
     return (
         continues(sentence)
         or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))

@@ -371,12 +371,16 @@ STRONG_REVISION_RE = re.compile(
     r"(?:drop|skip|scrap|cancel) (?:that|this|it)\b|"
     r"(?:[a-z][\w.-]*(?: [a-z][\w.-]*)? )?(?:has |have |had )?(?:since |just |now )?"
     r"(?:reversed|scrapped|revoked|overruled|rescinded|cancell?ed|undid) (?:that|this|it)\b|"
+    r"(?:that|this|it)(?: rule| requirement| limit| order| restriction| setting)?"
+    r"(?:'s| has| have| had| was| is)?(?: since| just| now| been)* (?:replaced|superseded|"
+    r"overridden|scrapped|revoked|rescinded|withdrawn|retired|changed)\b|"
     r"(?:the )?other way (?:a)?round)"
 )
 """A sentence that opens by taking back what the one before said ("Not any more: ...",
-"Drop that; ...", "Keiko reversed that this morning", "The other way round is what we do
-now"): the rule just stated, kept or weakened, no longer holds, whatever the rest of the
-sentence says (a correction, "Scratch that, it's 205", may restate it: REVISION_RE)."""
+"Drop that; ...", "Keiko reversed that this morning", "That has been replaced: ...", "The
+other way round is what we do now"): the rule just stated, kept or weakened, no longer holds,
+whatever the rest of the sentence says (a correction, "Scratch that, it's 205", may restate
+it: REVISION_RE)."""
 
 
 class Relation(StrEnum):

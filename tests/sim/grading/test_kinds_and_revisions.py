@@ -124,6 +124,13 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
          "either.", None),  # a bound, not a revision
         (PRESS, "Press 4 dryer: dwell time 8 s.\nNot any more than two dryers at once.",
          None),
+        # a pronoun that opens the taking back: the later word, not the rule's second half
+        (PRESS, "Press 4 dryer dwell time - the 8 s requirement.\nThat has been replaced: "
+         "11 s from the next lot on.", Grade.INVERTED),
+        (KILN, "Nakamura kiln opening waits on Odile's confirmation.\nThis rule was "
+         "superseded by the new firing SOP.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nThat is posted on "
+         "the studio door.", None),
     ],
 )  # fmt: skip
 def test_a_line_that_opens_by_taking_the_rule_back_reverses_it(
