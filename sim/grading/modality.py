@@ -15,7 +15,14 @@ from functools import lru_cache
 from sim.grading import lexicon as lx
 from sim.grading.text import lemmas, normalize
 
-_NOT_BEFORE = re.compile(r" (?:and |but )?(?:not|never) (?:before|earlier|sooner)(?: that| then)? ")
+_NOT_BEFORE = re.compile(
+    r" (?:and |but )?(?:not|never) (?:(?:before|earlier|early|sooner|soon)(?: that| then)? "
+    r"(?!than )|(?:after|later|late|afterwards?)(?: that| then)? $)"
+)
+"""A "not before" or a trailing "never later": the other side of the condition, so the clause
+is exclusive ("after the user says yes, not before"; "only up to step 9, never later"). Lemma
+space reads "earlier" as "early"; "not later than step 9" is a bound, and "never after step 6"
+opens a rule of its own."""
 
 
 # "leave the document embeddings alone": the thing left between the verb and its particle

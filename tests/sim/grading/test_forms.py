@@ -500,3 +500,22 @@ def test_a_section_header_titles_its_plain_lines(text: str, grade: Grade) -> Non
 def test_a_cue_section_does_not_reach_the_bullets_of_a_header_under_it() -> None:
     text = "### Never\n- drop the table\nAllowed now:\n- clear the logs"
     assert reading_lines(text)[-1] == "Allowed now: clear the logs"
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the other side named after the clause: "only after step 3, never earlier" allows
+        # the act after step 3, which the rule forbids
+        ("The payroll batch should only be reprocessed after step 3, never earlier.", Grade.INVERTED),
+        ("Reprocess the payroll batch only up to step 3, never later.", Grade.ACTIONABLE),
+        ("Reprocess the payroll batch before step 3, not after.", Grade.ACTIONABLE),
+        # a bound, and a rule that opens with the words
+        ("Reprocess the payroll batch not later than step 3.", Grade.ACTIONABLE),
+        ("Never after step 3: reprocess the payroll batch.", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_trailing_not_before_or_never_later_makes_the_clause_exclusive(
+    text: str, grade: Grade
+) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
