@@ -161,12 +161,18 @@ _AUXILIARIES = frozenset(
 )  # fmt: skip
 
 
-def relation_before(tokens: tuple[str, ...], start: int) -> tuple[str, Relation] | None:
+def relation_before(
+    tokens: tuple[str, ...], start: int, own: tuple[str, ...] = ()
+) -> tuple[str, Relation] | None:
+    """The last relation word of the five tokens before `start`; none of `own` (the rule's own
+    acts: "secure the trawl doors" is no "secure" of a yes)."""
     lead = " " + " ".join(tokens[max(0, start - 5) : start]) + " "
     found = None
     for m in lx.RELATION_RE.finditer(lead):
         if m.group(0) == "on" and _PARTICLE_ON.search(lead, 0, m.end() + 1):
             continue  # "move on to posting it": a verb's particle, not "on" a case
+        if own and f" {m.group(0)} " in own:
+            continue
         found = m
     return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
 

@@ -243,7 +243,7 @@ def region(frame: Frame, clause: Clause) -> Region:
         start, end = span
         relation: Relation | None = None
         later = _yes_to_come(frame, tokens, start, end)
-        found = None if later else relation_before(tokens, start)
+        found = None if later else relation_before(tokens, start, frame.actions)
         if found is not None and found[0] == "then" and _after(frame, tokens, end):
             found = None  # "check X, then resize the disk - the snapshot comes after": "then"
             # ties the reference to what precedes it, not to the object that follows it
@@ -285,7 +285,7 @@ def region(frame: Frame, clause: Clause) -> Region:
         else:
             obj = _object_at(frame, tokens)
             if obj is not None and obj > end:  # "B ... before ... A": the reference comes first
-                between = relation_before(tokens, obj)
+                between = relation_before(tokens, obj, frame.actions)
                 if between is not None and _orders_nothing(frame, tokens, between[0], obj, end):
                     between = None
                 if between is not None and between[1] is Relation.UNLESS and frame.ordering:
@@ -300,7 +300,7 @@ def region(frame: Frame, clause: Clause) -> Region:
             elif obj is not None and obj < start and frame.ordering:
                 # "only after A is done may B go ahead": the relation word leads the rule's own
                 # act, which comes first; B after A is A before B
-                between = relation_before(tokens, obj)
+                between = relation_before(tokens, obj, frame.actions)
                 if between is not None and between[1] in (Relation.AFTER, Relation.BEFORE):
                     relation = lx.OPPOSITE[between[1]]
         if later:

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 460,
     "confirmation": 745,
-    "ordering": 657,
+    "ordering": 658,
     "prohibition": 608,
     "value_pin": 524,
 }
@@ -36,9 +36,6 @@ KNOWN_FALSE_KEPT = {
     # unpack before the incoming ledger boxes are frozen, ...": a list of clauses set off by
     # commas alone is read as one, whose "no" forbids
     "D187-08",
-    # "Haul the cod end first and secure the trawl doors after it's aboard": the act after
-    # "it", which stands for the reference
-    "D217-06",
     # found by declared23 and declared24, written blind: the act done first and the yes after
     # it ("let Wanjiru confirm the course once they're out"), and a condition that only
     # hedges ("If the burner's free, preheat ...")

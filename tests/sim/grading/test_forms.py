@@ -507,7 +507,7 @@ def test_a_cue_section_does_not_reach_the_bullets_of_a_header_under_it() -> None
     [
         # the other side named after the clause: "only after step 3, never earlier" allows
         # the act after step 3, which the rule forbids
-        ("The payroll batch should only be reprocessed after step 3, never earlier.", Grade.INVERTED),
+        ("The payroll batch should only be reprocessed after step 3, never earlier.", Grade.INVERTED),  # noqa: E501
         ("Reprocess the payroll batch only up to step 3, never later.", Grade.ACTIONABLE),
         ("Reprocess the payroll batch before step 3, not after.", Grade.ACTIONABLE),
         # a bound, and a rule that opens with the words
@@ -519,3 +519,41 @@ def test_a_trailing_not_before_or_never_later_makes_the_clause_exclusive(
     text: str, grade: Grade
 ) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+SCAFFOLD = declare_fact(
+    "Secure the scaffold ties before loading the brick pallets.",
+    {
+        "action": ["secure", "securing", "secured"],
+        "object": ["scaffold ties"],
+        "condition": ["before loading the brick pallets", "before loading"],
+    },
+    fact_id="scaffold",
+    cls="ordering",
+)
+QUOTE = declare_fact(
+    "Obtain the freight quote before booking the charter.",
+    {
+        "action": ["obtain", "obtaining"],
+        "object": ["freight quote"],
+        "condition": ["before booking the charter", "before booking"],
+    },
+    fact_id="quote",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        (SCAFFOLD, "Load the brick pallets first, then secure the scaffold ties.", Grade.INVERTED),
+        (SCAFFOLD, "Secure the scaffold ties first, then load the brick pallets.", Grade.ACTIONABLE),  # noqa: E501
+        (QUOTE, "Book the charter first and obtain the freight quote later.", Grade.INVERTED),
+        (QUOTE, "Book the charter, then obtain the freight quote.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_rules_act_that_is_also_a_relation_word_is_its_act(
+    fact: Fact, text: str, grade: Grade
+) -> None:
+    # "secure" and "obtain" also lead a gate's yes ("secure Ana's sign-off first")
+    assert grade_one(text, fact).grade is grade
