@@ -174,7 +174,13 @@ def relation_before(
         if own and f" {m.group(0)} " in own:
             continue
         found = m
+    if found is not None and _NEW_CLAUSE.search(lead, found.end() - 1):
+        return None  # "release them on the gun and let Wanjiru confirm": the "on" is the act's
     return (found.group(0), lx.RELATIONS[found.group(0)]) if found else None
+
+
+# a clause of its own between a relation word and the reference: the word is not its relation
+_NEW_CLAUSE = re.compile(r" (?:and|but|so) (?:let|have|get|ask|tell) ")
 
 
 # "on" as the particle of a verb that moves to the next act ("move on to", "go on with")

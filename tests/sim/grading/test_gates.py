@@ -850,3 +850,15 @@ GLAZE = declare_fact(
 )
 def test_first_then_second_is_an_order(text: str, grade: Grade) -> None:
     assert grade_one(text, GLAZE).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Archive the support mailbox on Friday and let Ines confirm the labels once it's done.",
+        "Archive the support mailbox on the hour, and have Ines confirm afterwards.",
+    ],
+)
+def test_a_relation_word_before_a_clause_of_its_own_is_not_the_gates(text: str) -> None:
+    # the "on" is the act's ("on Friday"), not a case of the yes that comes after it
+    assert grade_one(text, MAILBOX).grade is Grade.INVERTED
