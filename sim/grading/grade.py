@@ -534,6 +534,11 @@ _EXCEPTION = re.compile(
 )
 
 
+_EXTRA_CASE = re.compile(
+    r"^[\W_]*(?:if|as long as|provided(?: that)?|assuming)\b([^,;:.]{1,80}),", re.IGNORECASE
+)
+
+
 def _excepted(frame: Frame, clause: Clause) -> bool:
     """Whether the rule is kept only with an exception or an expiry the fact does not state:
     "... except for hotfixes", "... unless the resize is urgent", "... until Friday",
@@ -541,6 +546,16 @@ def _excepted(frame: Frame, clause: Clause) -> bool:
     ("unless Leila confirms"); "no console on any port except 8443" is an exclusive pin."""
     if clause.exclusive and lx.EXCEPT_PIN_RE.search(clause.text):
         return False
+    if not frame.conditional and clause.raw and (case := _EXTRA_CASE.match(clause.raw)):
+        # "If the burner's free, preheat the ladle lining before tapping": the rule held only
+        # in a case it does not have, which names none of its own words ("when you are
+        # ready" is a time, not a case)
+        said = set(lemmas(normalize(case.group(1))).split())
+        own = frame.reference_words | {
+            w for f in (*frame.objects, *frame.actions) for w in f.split()
+        }
+        if not said & own:
+            return True
     m = _EXCEPTION.search(clause.text)
     if m is None:
         return False

@@ -253,6 +253,13 @@ def region(frame: Frame, clause: Clause) -> Region:
         if found is not None:
             relation = found[1]
             if (
+                relation is Relation.IF
+                and frame.ordering
+                and _relation_after_object(frame, tokens, end) is Relation.BEFORE
+            ):
+                relation = Relation.BEFORE  # "When tapping the converter, preheat the lining
+                # first": the case names B, and "first" puts A before it
+            if (
                 relation in (Relation.AFTER, Relation.BEFORE)
                 and clause.reading is Reading.FORBID
                 and (clause.deferred or ", only " in clause.raw.lower())

@@ -557,3 +557,23 @@ def test_a_rules_act_that_is_also_a_relation_word_is_its_act(
 ) -> None:
     # "secure" and "obtain" also lead a gate's yes ("secure Ana's sign-off first")
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # a case the rule does not have narrows it
+        (SCAFFOLD, "If the crane is free, secure the scaffold ties before loading the brick pallets.", Grade.DEGRADED),  # noqa: E501
+        (PAYROLL, "If the auditor is around, do not reprocess the payroll batch after step 3.", Grade.DEGRADED),  # noqa: E501
+        # a case that names the rule's own words is the rule
+        (PAYROLL, "If step 3 is done, do not reprocess the payroll batch.", Grade.ACTIONABLE),
+        # the case names B and "first" puts A before it
+        (SCAFFOLD, "If you're loading the brick pallets, secure the scaffold ties first.", Grade.ACTIONABLE),  # noqa: E501
+        (SCAFFOLD, "When loading the brick pallets, secure the scaffold ties first.", Grade.ACTIONABLE),  # noqa: E501
+        (SCAFFOLD, "If you load the brick pallets, secure the scaffold ties afterwards.", Grade.INVERTED),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_a_leading_case_narrows_a_rule_or_states_its_reference(
+    fact: Fact, text: str, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
