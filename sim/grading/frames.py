@@ -508,6 +508,12 @@ def names_another(frame: Frame, raw: str) -> bool:
                     and _other_kind(frame, second, rest)
                 ):
                     return True
+                if (
+                    second
+                    and first.lower() in _DETERMINERS
+                    and _other_compound(frame, second, rest)
+                ):
+                    return True
             start = low.find(short, start + 1)
     return False
 
@@ -522,6 +528,16 @@ _STATES = frozenset(
         "few", "many", "several", "both", "each", "every", "such", "own", "affected",
     )
 )  # fmt: skip
+
+
+def _other_compound(frame: Frame, word: str, rest: frozenset[str]) -> bool:
+    """Whether a hyphenated or snake_case modifier names another kind ("the payment-webhook
+    consumers" for the order-events consumers, "the search_typeahead flag" for the
+    checkout_v2 flag): every part a lowercase word, none of them the user's own."""
+    if ("-" not in word and "_" not in word) or not word.islower():
+        return False
+    parts = re.split(r"[-_]", word)
+    return all(p.isalpha() for p in parts) and all(_other_kind(frame, p, rest) for p in parts)
 
 
 def _other_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:

@@ -157,3 +157,28 @@ def test_a_done_list_is_a_status_not_an_order(text: str, grade: Grade) -> None:
 )
 def test_a_count_pending_or_no_faults_found_is_a_report(text: str, grade: Grade) -> None:
     assert grade_one(text, KILN).grade is grade
+
+
+CONSUMERS = declare_fact(
+    "Pause the order-events consumers before reassigning the partitions.",
+    {
+        "action": ["pause", "pausing", "paused"],
+        "object": ["order-events consumers", "consumers"],
+        "condition": ["before reassigning the partitions", "before reassigning"],
+    },
+    fact_id="consumers",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Pause the audit-log consumers before reassigning the partitions.", Grade.DROPPED),
+        ("Pause the dead_letter consumers before reassigning the partitions.", Grade.DROPPED),
+        ("Pause the consumers before reassigning the partitions.", Grade.ACTIONABLE),
+        ("Pause the order-events consumers before reassigning the partitions.", Grade.VERBATIM),
+    ],
+)
+def test_a_compound_modifier_of_other_words_names_another_kind(text: str, grade: Grade) -> None:
+    assert grade_one(text, CONSUMERS).grade is grade
