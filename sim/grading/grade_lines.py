@@ -544,8 +544,8 @@ def _static_marks(line: str, key: str) -> int:
     """The marks of `line` (`key`, its raw_key) that no fact decides."""
     role = line_role(line)
     kind = 0
-    if role is not None and role[0] == "answers":  # may finish a question on the line before
-        role = plain_role(line)
+    if role is not None and role[0].startswith(("answers", "replies")):
+        role = plain_role(line)  # may finish a question on the line before
         kind = _FINISHES
     if role is not None:
         if role[0] == "continues":

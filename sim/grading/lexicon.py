@@ -108,6 +108,7 @@ REVOCATION: tuple[str, ...] = (
     "cut from plan", "take out of plan", "taken out of plan", "struck from plan", "descoped",
     "no longer planned", "off plan", "not anymore", "not depend on", "not dependent on",
     "independent of", "not contingent on", "not conditional on", "not gated on", "not gate on",
+    "do away with", "abolish", "abolished",
 )  # fmt: skip
 REVOCATION += tuple(
     f"used to {w}"  # "rebuilding it after step 4 used to be blocked": no longer is
@@ -374,6 +375,16 @@ STRONG_REVISION_RE = re.compile(
     r"(?:that|this|it)(?: rule| requirement| limit| order| restriction| setting)?"
     r"(?:'s| has| have| had| was| is)?(?: since| just| now| been)* (?:replaced|superseded|"
     r"overridden|scrapped|revoked|rescinded|withdrawn|retired|changed)\b|"
+    # "Overridden - Chiara set it to 86400 s", "Not this time: open them at 14:00"
+    r"(?:overridden|superseded|overruled|reversed|scrapped|withdrawn|rescinded|revoked|"
+    r"cancell?ed|lifted|waived|void|not today|not this time)\s*[-–—:;,.!]|"
+    # "Turns out it's unnecessary", "We're skipping it this time", "Don't bother", "Don't
+    # wait for him any more"
+    r"(?:(?:it )?turns out )?(?:it|that|this)(?:['’]s| is| was)(?: now| actually)? "
+    r"(?:unnecessary|not needed|not necessary|optional|not required|no longer needed)\b|"
+    r"(?:we['’]re|we are|we['’]ll|we will|we)(?: now| just)? (?:skipping|skip|dropping|"
+    r"scrapping|ignoring|waiving) (?:it|that|this)\b|"
+    r"(?:don['’]?t|do not|no need to) (?:bother|wait)\b|"
     r"(?:the )?other way (?:a)?round)"
 )
 """A sentence that opens by taking back what the one before said ("Not any more: ...",

@@ -42,9 +42,7 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
         for raw in split_sentences(line):
             if raws and raws[-1].endswith("?") and (answer := _SHORT_ANSWER.match(raw)):
                 # "Re-patch it after step 5? No.": the answer states the asked act's rule
-                asked = raws[-1].rstrip("?").rstrip()
-                no = answer.group(1) is None
-                raws[-1] = f"Never {asked[:1].lower()}{asked[1:]}." if no else f"{asked}."
+                raws[-1] = asked_as_said(raws[-1], answer.group(1) is not None)
             elif raws and continues_after(raws[-1], raw):
                 raws[-1] = raws[-1] + " " + raw
             else:
@@ -59,6 +57,13 @@ def line_sentences(line: str) -> tuple[Unit, ...]:
 
 
 # a bare answer to the question before it: no (group 1 unset) or yes
+def asked_as_said(asked: str, yes: bool) -> str:
+    """A question as its answer says it: "Re-patch it after step 5?" and a no is "Never re-patch
+    it after step 5.", with a yes "Re-patch it after step 5."."""
+    asked = asked.rstrip().rstrip("?").rstrip()
+    return f"{asked}." if yes else f"Never {asked[:1].lower()}{asked[1:]}."
+
+
 _SHORT_ANSWER = re.compile(
     r"^(?:no|nope|never|absolutely not|definitely not|not at all|(yes|yep|yeah|sure))[.!]?$",
     re.IGNORECASE,
@@ -78,7 +83,19 @@ def line_role(line: str) -> tuple[str, str | None] | None:
         # "→ Drift 4 conveyor stays de-energised" under "Gas monitor above 1% methane?": the
         # answer to the line before; read as its own line where no question stands before it
         return "answers", line[answer.end() :]
+    if head in "nNyYsSaAdD" and (reply := REPLY.match(line)) is not None:
+        # "Solder the fittings after step 5?" / "Yes, go ahead": the question's act said or
+        # denied; read as its own line where no question stands before it
+        return ("replies-no" if reply.group(1) else "replies-yes"), line[reply.end() :]
     return plain_role(line)
+
+
+# a yes or a no that opens a line, set off by its punctuation ("No restarts" is no reply)
+REPLY = re.compile(
+    r"^\s*(?:(no|nope|never|absolutely not|definitely not|not at all)|"
+    r"(yes|yep|yeah|sure|absolutely|definitely))\s*[,;:.!–—-]+\s*",
+    re.IGNORECASE,
+)
 
 
 def plain_role(line: str) -> tuple[str, str | None] | None:
@@ -139,6 +156,15 @@ def reading_lines(text: str) -> list[str]:
                 cue, parent = None, None
                 continue
             role = plain_role(line)  # no question before it: as any other line
+        elif role is not None and role[0].startswith("replies"):
+            asked = out[-1].rstrip() if out and i and lines[i - 1].strip() else ""
+            if asked.endswith("?"):
+                out[-1] = asked_as_said(asked, role[0] == "replies-yes")
+                if role[1]:
+                    out.append(role[1])  # what follows the yes or no: a line of its own
+                cue, parent = None, None
+                continue
+            role = plain_role(line)
         if role is None:  # a line that stands alone, as above
             if section is not None:
                 _under(section, [line], out)

@@ -19,10 +19,10 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 486,
-    "confirmation": 796,
-    "ordering": 714,
+    "confirmation": 800,
+    "ordering": 717,
     "prohibition": 638,
-    "value_pin": 546,
+    "value_pin": 548,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -36,17 +36,6 @@ KNOWN_FALSE_KEPT = {
     # unpack before the incoming ledger boxes are frozen, ...": a list of clauses set off by
     # commas alone is read as one, whose "no" forbids
     "D187-08",
-    # found by declared25 and declared26, written blind: a question answered on the next line
-    # ("reconcile before closing the ledger?" / "No; from now on we close it first")
-    "D242-09",
-    # "We've done away with the Haruto confirmation step": a revocation the lexicon lacks
-    "D245-07",
-    # the next line takes the rule back by an opening the lexicon lacks ("Don't wait for him
-    # any more", "Turns out it's unnecessary", "We're skipping it this time", "Overridden -")
-    "D245-09",
-    "D252-09",
-    "D257-09",
-    "D258-09",
 }
 
 

@@ -131,6 +131,20 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
          "superseded by the new firing SOP.", Grade.INVERTED),
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nThat is posted on "
          "the studio door.", None),
+        # openings that take the line before back
+        (PRESS, "Press 4 dryer: dwell time 8 s.\nOverruled - the line lead runs it at 11 s "
+         "now.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: opening waits on Odile's confirmation.\nDon't bother - open "
+         "it when the cone drops.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nTurns out that's not "
+         "needed; open it when it has cooled.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nWe're dropping that "
+         "for the glaze firings.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nNot this time: the "
+         "technician opens it at 16:00.", Grade.INVERTED),
+        # "No" as a word of the next rule, not a reply
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nNo glazing on "
+         "Sundays.", None),
     ],
 )  # fmt: skip
 def test_a_line_that_opens_by_taking_the_rule_back_reverses_it(
@@ -193,3 +207,20 @@ def test_another_amount_in_the_users_unit_moves_the_pin(text: str, grade: Grade)
 )  # fmt: skip
 def test_barred_bans_and_that_lifted_ends_the_rule(text: str, grade: Grade) -> None:
     assert grade_one(text, HOIST).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Q from the crew: open the Nakamura kiln before Odile confirms?\nYes, go ahead.",
+         Grade.INVERTED),
+        ("Open the Nakamura kiln before Odile confirms?\nNo - wait for her.", Grade.ACTIONABLE),
+        ("Open the Nakamura kiln before Odile confirms?\nYep; the cone has dropped.",
+         Grade.INVERTED),
+        # a yes with no question before it is a line of its own
+        ("Do not open the Nakamura kiln until Odile confirms.\nYes, the shelves are in.",
+         Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_reply_on_the_next_line_answers_the_question_before(text: str, grade: Grade) -> None:
+    assert grade_one(text, KILN).grade is grade
