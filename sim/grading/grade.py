@@ -197,9 +197,40 @@ _INLINE_STEP = re.compile(r"\s" + LATER_STEP)  # "(1) ..., (2) ...": sim.grading
 def clause_texts(raw: str, lem: str) -> tuple[tuple[str, str], ...]:
     """A sentence's clauses, raw and in lemma space (the sentence's own lemma text when it is
     one clause: most are)."""
+    if raw.count(", ") >= 2 and (items := _comma_list(raw)) is not None:
+        return tuple((c, lemmas(normalize(c))) for c in items)
     if not _MAY_SPLIT.search(raw) and not (")" in raw and _INLINE_STEP.search(raw)):
         return ((raw, lem),)
     return tuple((c, lemmas(normalize(c))) for c in clauses(raw))
+
+
+def _comma_list(raw: str) -> list[str] | None:
+    """A sentence that lists clauses set off by commas alone, two or more with a cue of their
+    own ("Gloves on at the cradle, no flash within 2 m, parish registers OK to unpack before
+    the boxes are frozen, captures at 400 ppi"): each item is a clause, so one item's "no"
+    does not forbid another's act. Not a list of objects ("the worker, the queue, or the
+    scheduler"), nor a condition set off by a comma ("If X, Y, do not Z")."""
+    items = [p.strip() for p in _LIST_COMMA.split(raw)]
+    if len(items) < 3 or any(len(p.split()) < 4 for p in items):
+        return None
+    if any(_LIST_BREAKER.match(p) for p in items):
+        return None
+    cued = 0
+    for item in items:
+        lem = lemmas(normalize(item))
+        if any(p.search(lem) for p in _ITEM_CUES):
+            cued += 1
+    return items if cued >= 2 else None
+
+
+_LIST_COMMA = re.compile(r",\s+")
+_LIST_BREAKER = re.compile(
+    r"(?:or|and|nor|but|if|when|whenever|once|unless|until|till|before|after|while|as long as|"
+    r"even if|provided|since|because|so|then|which|who|whose|where|with|without|at|during|"
+    r"under|over|above|below|except|in case)\b",
+    re.IGNORECASE,
+)
+_ITEM_CUES = (lx.NEGATION_RE, lx.PERMISSION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE)
 
 
 def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, ...]] | None:

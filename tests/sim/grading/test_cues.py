@@ -470,3 +470,21 @@ def test_a_yes_no_longer_a_precondition_is_a_gate_lifted() -> None:
 )
 def test_a_permit_that_names_the_document_allows_nothing(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Badge in at the gate, no phones on the floor, payroll batch fine to reprocess after "
+         "step 3, lunch at noon today.", Grade.INVERTED),
+        ("Badge in at the gate, phones allowed in the break room, never reprocess the payroll "
+         "batch after step 3, lunch at noon today.", Grade.ACTIONABLE),
+        # a list of objects, or an aside, is one clause
+        ("Never reprocess the payroll batch, the expense batch, or the bonus batch after "
+         "step 3.", Grade.ACTIONABLE),
+        ("Do not, under any circumstances, reprocess the payroll batch after step 3.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_items_listed_by_commas_alone_are_clauses_of_their_own(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
