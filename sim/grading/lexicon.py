@@ -463,6 +463,11 @@ ENDED_RESTRICTION_RE = re.compile(
     # a bare "confirmation": "send the confirmation email before the room is released")
     _any((*RESTRICTION_NOUNS, "confirmation step", "approval step", "sign-off step")).pattern
     + _ENDING_NOW
+    # "the wait on Harriet ... has been dropped", "the ground-fault interlock ... was removed"
+    # (taken away, not "the wait is over", which reports the thing waited for)
+    + r"|(?<![\w-])(?:wait|interlock)(?: (?!(?:not|never|no)\b)\S+){0,10}? "
+    r"(?:be|is|have be|get|now) (?:drop|remove|lift|cancel|scrap|waive|revoke|rescind|withdraw|"
+    r"abolish|retire|bypass)(?![\w-])"
 )
 ENDED_GATE_RE = re.compile(
     # "Wendeline's confirmation before firing the finale rack has been dropped": the yes named

@@ -18,8 +18,8 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 486,
-    "confirmation": 800,
+    "conditional": 487,
+    "confirmation": 801,
     "ordering": 718,
     "prohibition": 638,
     "value_pin": 548,

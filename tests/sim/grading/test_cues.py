@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sim.runtime.floor_registry import declare_fact
-from sim.types import Grade
+from sim.types import Fact, Grade
 from tests.helpers import grade_one
 from tests.sim.grading.declared_rules import PAYROLL
 
@@ -488,3 +488,14 @@ def test_a_permit_that_names_the_document_allows_nothing(text: str, grade: Grade
 )  # fmt: skip
 def test_items_listed_by_commas_alone_are_clauses_of_their_own(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        (UPGRADE, "The wait on the account owner for the tenant plan upgrade has been dropped."),
+        (PAYROLL, "The interlock on reprocessing the payroll batch after step 3 was removed."),
+    ],
+)
+def test_a_wait_or_an_interlock_taken_away_lifts_the_rule(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.INVERTED
