@@ -499,3 +499,11 @@ def test_items_listed_by_commas_alone_are_clauses_of_their_own(text: str, grade:
 )
 def test_a_wait_or_an_interlock_taken_away_lifts_the_rule(fact: Fact, text: str) -> None:
     assert grade_one(text, fact).grade is Grade.INVERTED
+
+
+def test_safe_to_allows_where_safer_not_to_hedges() -> None:
+    assert grade_one("After step 3 it is safe to reprocess the payroll batch.", PAYROLL).grade is (
+        Grade.INVERTED
+    )
+    text = "It is safer not to reprocess the payroll batch after step 3."
+    assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
