@@ -917,7 +917,7 @@ def _moved_in_raw(frame: Frame, raw: str) -> bool:
     if not raw:
         return False
     for v in frame.raw_values:
-        if re.search(r"\b(?:was|previously|formerly|used to be)\s+(?:at\s+)?" + re.escape(v), raw):
+        if re.search(r"\b(?:was|previously|formerly|used to be)\s+(?:at\s+)?" + _spaced(v), raw):
             return True
     if frame.other_value is None:
         return False
@@ -927,6 +927,13 @@ def _moved_in_raw(frame: Frame, raw: str) -> bool:
         and not _changed_to_pin(frame, raw[m.end() : m.end() + 40])
         for m in frame.other_value.finditer(raw)
     )
+
+
+@lru_cache(maxsize=4_096)
+def _spaced(value: str) -> str:
+    """A raw value as a pattern that a space between its number and its unit may or may not
+    split ("74°C" is "74 °C"), as lemma space reads them alike."""
+    return r"\s*".join(re.escape(p) for p in re.split(r"\s+|(?<=\d)(?=[^\d\s.,])", value))
 
 
 def _changed_to_pin(frame: Frame, after: str) -> bool:
@@ -1076,11 +1083,31 @@ def _unpinned(clause: Clause) -> bool:
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
     if frame.other_value is not None and frame.other_value.search(clause.raw.lower()):
         return True
+    if frame.other_value is None and (named := _setting_number(frame.settings)) is not None:
+        # a bare number's pin ("dropout rate 0.1"): another number as the setting's own
+        # ("dropout rate: 0.2", "dropout rate changed from 0.1 to 0.2")
+        found = named.search(clause.text)
+        if found is not None and f" {found.group(1)} " not in frame.values:
+            return True
     # "any other value is not allowed" refuses the others: it keeps the pin
     return (
         bool(present & {"setting", "action"})
         and _ANY.search(clause.text) is not None
         and clause.reading is not Reading.FORBID
+    )
+
+
+@lru_cache(maxsize=1_024)
+def _setting_number(settings: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The first number said as a setting's value, in lemma space: right after its name, past
+    its verbs ("is pinned at", "was changed from 0.1 to")."""
+    names = sorted({s.strip() for s in settings if s.strip()}, key=len, reverse=True)
+    if not names:
+        return None
+    return re.compile(
+        r" (?:" + "|".join(map(re.escape, names)) + r")"
+        r"(?: (?:is|be|of|to|at|set|now|use|run|with|pin|fix|keep|stay|remain|change|raise|"
+        r"lower|increase|decrease|bump|from \S+))* (\d+(?:\.\d+)?)(?= )"
     )
 
 

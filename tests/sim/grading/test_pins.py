@@ -440,3 +440,21 @@ def test_another_setting_of_the_object_is_another_rule(text: str, grade: Grade) 
 def test_a_setting_label_after_the_object_states_its_pin(text: str, grade: Grade | None) -> None:
     got = grade_one(text, RETENTION).grade
     assert got is grade if grade is not None else got >= Grade.ACTIONABLE
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Sentiment model dropout rate: 0.5.", Grade.INVERTED),
+        ("The sentiment model's dropout rate was changed from 0.3 to 0.5.", Grade.INVERTED),
+        ("Sentiment model: dropout rate 0.3, not 0.5.", Grade.ACTIONABLE),
+    ],
+)
+def test_another_bare_number_as_the_settings_value_moves_the_pin(text: str, grade: Grade) -> None:
+    assert grade_one(text, DROPOUT).grade is grade
+
+
+def test_the_old_value_after_was_moves_the_pin_however_it_is_spaced() -> None:
+    # the user wrote "1220°C"; a summary writes the old value "1220 °C"
+    text = "Glaze kiln: temperature 1180 °C (was 1220 °C)."
+    assert grade_one(text, KILN).grade is Grade.INVERTED
