@@ -210,6 +210,8 @@ DOUBLE_NEGATIVE = (
     "no reason to wait", "no reason to delay", "no reason to block", "no reason to stop",
     "no reason not to", "no need to hold", "no need to delay", "no need to block",
     "nobody said", "no one said", "nobody objects to", "no one objects to",
+    "no objection", "no objections", "raise no objection", "raises no objections",
+    "raise no concern", "raises no concerns", "no concerns with", "no concerns about",
 )  # fmt: skip
 """Negations that demand or allow the action ("do not forget to back up", "it is not forbidden
 to purge it", "there is no rule against it"): read as positive."""

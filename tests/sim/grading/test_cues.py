@@ -507,3 +507,14 @@ def test_safe_to_allows_where_safer_not_to_hedges() -> None:
     )
     text = "It is safer not to reprocess the payroll batch after step 3."
     assert grade_one(text, PAYROLL).grade is Grade.DEGRADED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reprocessing the payroll batch after step 3: no objections.",
+        "Reprocessing the payroll batch after step 3 raises no concerns.",
+    ],
+)
+def test_no_objection_to_the_act_allows_it(text: str) -> None:
+    assert grade_one(text, PAYROLL).grade is Grade.INVERTED
