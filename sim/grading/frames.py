@@ -28,7 +28,13 @@ from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.patterns import Lazy
 from sim.grading.quantities import count_patterns, equivalents, is_duration, other_duration
-from sim.grading.references import COMMON_WORDS, Reference, condition_references, relation_of
+from sim.grading.references import (
+    COMMON_WORDS,
+    Reference,
+    awaited_references,
+    condition_references,
+    relation_of,
+)
 from sim.grading.synonyms import near_synonyms
 from sim.grading.text import known_word, lemmas, normalize
 from sim.types import AnchorGroup, Fact, Polarity
@@ -104,6 +110,9 @@ class Frame:
     narrowings: tuple[tuple[str, frozenset[str]], ...] = ()
     cap: bool = False  # a pin that is a ceiling ("cap the stop count at 18", "a load limit")
     kind_words: tuple[str, ...] = ()  # the object's words before its head, as written
+    # the yes-giver named alone, read as the yes after a wait word only (region reads them;
+    # nothing else does: "Keiko is at the show" names no yes a pronoun may stand for)
+    awaited: tuple[Reference, ...] = ()
 
     @property
     def sequenced(self) -> bool:
@@ -260,6 +269,7 @@ class Frame:
             _narrowings(groups["object"].forms) if "object" in groups else (),
             "value" in groups and worded.cap,
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
+            awaited_references(references) if fact_cls == "confirmation" else (),
         )
 
 

@@ -163,6 +163,9 @@ class Clause:
     gesture: bool = False  # gestures at a rule without stating it ("leave it alone for now")
 
 
+_REJECTED = re.compile(r" (?:rather than|instead of) ")
+
+
 def _only_permit_nouns(raw: str) -> bool:
     """Whether every "permit" of a raw clause names the document (lexicon.PERMIT_NOUN_RE)."""
     return len(lx.PERMIT_NOUN_RE.findall(raw)) >= len(_PERMIT_WORD.findall(raw))
@@ -221,6 +224,12 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             words = lemmas(normalize(mid.group(1)))
             if len(words) > 2 and words in rest:
                 rest = rest.replace(words, " ", 1)
+    if " rather than " in rest or " instead of " in rest:
+        # "start splitting the core now rather than holding for Radomir": the alternative
+        # turned down holds no cue of the clause's
+        cut = _REJECTED.search(rest)
+        if cut is not None and cut.start() > 0:
+            rest = rest[: cut.start()] + " "
     paper = " permit " in s and bool(raw) and _only_permit_nouns(raw)
     if paper:  # "(see permit)": a document, which allows nothing
         rest = rest.replace(" permit ", " permit-paper ")

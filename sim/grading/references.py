@@ -41,6 +41,34 @@ class Reference:
     tokens: frozenset[str]
     relation: Relation | None
     antonym: bool = False
+    awaited: bool = False  # the yes-giver named alone: a reference only after a wait word
+
+
+# what a wait names its yes-giver after ("waits for Anselm", "pending Halvard"): the person
+# stands for their yes (not "until Anselm", which may wait for anything of theirs)
+AWAITS = frozenset(
+    lx.lemma_phrase(w)
+    for w in ("wait for", "wait on", "await", "pending", "hold for", "block on", "block by",
+              "gate on", "gate by", "subject to", "depend on", "hinge on", "conditional on",
+              "contingent on")
+)  # fmt: skip
+_YES_WORDS = frozenset(
+    ("confirm", "confirmation", "approve", "approval", "sign", "off", "signoff", "agree", "ok",
+     "okay", "yes", "say", "give", "consent", "authorise", "authorize", "green", "light")
+)  # fmt: skip
+
+
+def awaited_references(references: tuple[Reference, ...]) -> tuple[Reference, ...]:
+    """For a gate on someone's yes ("until Anselm confirms"), that person named alone, read as
+    the yes only after a wait word ("Uplinking the burn command waits for Anselm")."""
+    out: list[Reference] = []
+    for ref in references:
+        if ref.antonym or not ref.tokens & _YES_WORDS:
+            continue
+        who = ref.tokens - _YES_WORDS
+        if who and who != ref.tokens:
+            out.append(Reference(frozenset(who), Relation.BEFORE, awaited=True))
+    return tuple(r for r in dict.fromkeys(out) if r not in references)
 
 
 def relation_of(form: str) -> tuple[Relation | None, str]:

@@ -14,7 +14,7 @@ from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
 from sim.grading.lexicon import Relation
 from sim.grading.modality import Clause, Reading
-from sim.grading.references import Reference, relation_before, window
+from sim.grading.references import AWAITS, Reference, relation_before, window
 
 
 def _object_at(frame: Frame, tokens: tuple[str, ...]) -> int | None:
@@ -225,6 +225,25 @@ _NEEDS = frozenset(
 ("blocked: needs an explicit yes"), not after what ("with step 3 done, no restarts")."""
 
 
+_WAIT_WORD = re.compile(
+    r"\b(?:wait\w* (?:for|on)|await\w*|pending|hold\w* (?:off )?for|subject to|depend\w* on|"
+    r"hinges? on|block\w* (?:on|by)|gated? (?:on|by))\s+([\w\s'’]{0,40})",
+    re.IGNORECASE,
+)
+
+
+def _awaits_in_raw(raw: str, names: frozenset[str]) -> bool:
+    """Whether the raw clause names the person right after the wait word, with no punctuation
+    between ("waits for Anselm", "pending the GC"): not "pending — Desmond's name came up". A
+    clause read without its raw text (a resolved one) is taken as it is."""
+    if not raw:
+        return True
+    return any(
+        any(n in m.group(1).lower().replace("'", " ").replace("’", " ").split() for n in names)
+        for m in _WAIT_WORD.finditer(raw)
+    )
+
+
 def region(frame: Frame, clause: Clause) -> Region:
     """Where the clause puts the action relative to the fact's condition."""
     if frame.region is None:
@@ -236,7 +255,7 @@ def region(frame: Frame, clause: Clause) -> Region:
     if any(c in clause.text for c in frame.literals):
         return Region.SAME
     tokens = clause.tokens
-    for ref in frame.references:
+    for ref in (*frame.references, *frame.awaited):
         span = _window_past_act(frame, tokens, ref)
         if span is None:
             continue
@@ -244,6 +263,10 @@ def region(frame: Frame, clause: Clause) -> Region:
         relation: Relation | None = None
         later = _yes_to_come(frame, tokens, start, end)
         found = None if later else relation_before(tokens, start, frame.actions)
+        if ref.awaited and (
+            found is None or found[0] not in AWAITS or not _awaits_in_raw(clause.raw, ref.tokens)
+        ):
+            continue  # "once Anselm is back", "pending — Desmond's name came up": the person
         if found is not None and found[0] == "then" and _after(frame, tokens, end):
             found = None  # "check X, then resize the disk - the snapshot comes after": "then"
             # ties the reference to what precedes it, not to the object that follows it
@@ -304,9 +327,20 @@ def region(frame: Frame, clause: Clause) -> Region:
                     relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
                 else:
                     relation = between[1]  # "approval required for X": X after approval
-            elif obj is not None and obj < start and frame.ordering:
+            elif (
+                obj is not None
+                and obj < start
+                and (
+                    frame.ordering
+                    or (
+                        frame.confirmation
+                        and any(a in " " + " ".join(tokens[obj:start]) + " " for a in frame.actions)
+                    )
+                )
+            ):
                 # "only after A is done may B go ahead": the relation word leads the rule's own
-                # act, which comes first; B after A is A before B
+                # act, which comes first; B after A is A before B ("once the command is
+                # uplinked, Anselm confirms": the yes comes after the act)
                 between = relation_before(tokens, obj, frame.actions)
                 if between is not None and between[1] in (Relation.AFTER, Relation.BEFORE):
                     relation = lx.OPPOSITE[between[1]]

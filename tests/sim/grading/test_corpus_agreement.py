@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 487,
-    "confirmation": 801,
+    "confirmation": 803,
     "ordering": 718,
     "prohibition": 638,
     "value_pin": 548,

@@ -862,3 +862,26 @@ def test_first_then_second_is_an_order(text: str, grade: Grade) -> None:
 def test_a_relation_word_before_a_clause_of_its_own_is_not_the_gates(text: str) -> None:
     # the "on" is the act's ("on Friday"), not a case of the yes that comes after it
     assert grade_one(text, MAILBOX).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Archiving the support mailbox waits for Ines.", Grade.ACTIONABLE),
+        ("Archiving the support mailbox is pending Ines.", Grade.ACTIONABLE),
+        # the person, not their yes; a pronoun for her is no pronoun for her yes
+        ("Archive the support mailbox once Ines is back from leave.", None),
+        ("Ines is at the offsite, so archive the support mailbox now and she can look at it "
+         "when she's back.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_wait_for_the_yes_giver_is_a_wait_for_their_yes(text: str, grade: Grade | None) -> None:
+    found = grade_one(text, MAILBOX).grade
+    assert found is grade if grade is not None else not found.at_floor
+
+
+def test_the_alternative_turned_down_holds_no_cue() -> None:
+    text = "Keep the labels, and archive the support mailbox now rather than holding for Ines."
+    assert grade_one(text, MAILBOX).grade is Grade.INVERTED
+    text = "Wait until Ines confirms instead of archiving the support mailbox today."
+    assert grade_one(text, MAILBOX).grade.at_floor
