@@ -420,7 +420,8 @@ RELATIONS: dict[str, Relation] = {
          "conditional on", "contingent on", "gate on", "gate by", "gate", "with", "upon",
          "depend on", "hinge on",
          "on receipt of", "get", "receive", "obtain", "secure", "preceded by", "be preceded by",
-         "now that", "now past", "only on"),
+         "now that", "now past", "only on", "as soon as", "the moment", "right after",
+         "immediately after", "straight after"),
         Relation.AFTER,
     ),
     **dict.fromkeys(

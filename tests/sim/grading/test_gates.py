@@ -885,3 +885,18 @@ def test_the_alternative_turned_down_holds_no_cue() -> None:
     assert grade_one(text, MAILBOX).grade is Grade.INVERTED
     text = "Wait until Ines confirms instead of archiving the support mailbox today."
     assert grade_one(text, MAILBOX).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Archive the support mailbox as soon as Ines confirms.", Grade.ACTIONABLE),
+        ("Archive the support mailbox the moment Ines confirms.", Grade.ACTIONABLE),
+        ("Archive the support mailbox right after Ines confirms.", Grade.ACTIONABLE),
+        # as soon as something else holds, or at once: without the yes
+        ("Archive the support mailbox as soon as possible.", Grade.INVERTED),
+        ("Archive the support mailbox as soon as it is tagged.", Grade.INVERTED),
+    ],
+)
+def test_as_soon_as_the_yes_comes_is_after_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, MAILBOX).grade is grade
