@@ -186,7 +186,11 @@ def _leads_object(frame: Frame, tokens: tuple[str, ...], start: int) -> bool:
         return False
     first = max(0, start - 5)
     lead = " " + " ".join(tokens[first:start]) + " "
-    last = next(reversed(list(lx.RELATION_RE.finditer(lead))), None)
+    own = frame.actions  # the rule's own act is no relation word (references.relation_before)
+    last = next(
+        (m for m in reversed(list(lx.RELATION_RE.finditer(lead))) if f" {m.group(0)} " not in own),
+        None,
+    )
     if last is None:
         return False
     at = first + lead.count(" ", 1, last.end()) + 1  # the token after the relation word

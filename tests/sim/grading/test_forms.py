@@ -550,6 +550,9 @@ QUOTE = declare_fact(
         (SCAFFOLD, "Secure the scaffold ties first, then load the brick pallets.", Grade.ACTIONABLE),  # noqa: E501
         (QUOTE, "Book the charter first and obtain the freight quote later.", Grade.INVERTED),
         (QUOTE, "Book the charter, then obtain the freight quote.", Grade.INVERTED),
+        # "then" read as "after" the clause before, which opens with the rule's own act
+        (SCAFFOLD, "Secure the scaffold ties, and only then load the brick pallets.", Grade.ACTIONABLE),  # noqa: E501
+        (SCAFFOLD, "Load the brick pallets, and only then secure the scaffold ties.", Grade.INVERTED),  # noqa: E501
     ],
 )  # fmt: skip
 def test_a_rules_act_that_is_also_a_relation_word_is_its_act(
