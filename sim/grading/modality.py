@@ -163,6 +163,18 @@ class Clause:
     gesture: bool = False  # gestures at a rule without stating it ("leave it alone for now")
 
 
+def _revokes(s: str) -> bool:
+    """A revocation cue that no negation before it denies: "the rate buffer cannot be waived"
+    keeps the restriction ("not needed" is a cue of its own, and no such denial)."""
+    for m in lx.REVOCATION_RE.finditer(s):
+        if not _DENIED_CUE.search(s, max(0, m.start() - 24), m.start()):
+            return True
+    return False
+
+
+_DENIED_CUE = re.compile(r" (?:not|never|cannot)(?: be| have| been| get| ever)* $")
+
+
 _REJECTED = re.compile(r" (?:rather than|instead of) ")
 
 
@@ -260,7 +272,7 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     if double is not None:
         reading = Reading.POSITIVE
     elif (
-        lx.REVOCATION_RE.search(s)
+        _revokes(s)
         or ("lift" in s and lx.LIFTED_RE.search(s))
         or (not negated and lx.WEAK_REVOCATION_RE.search(s))
         or lx.ENDED_RESTRICTION_RE.search(s)

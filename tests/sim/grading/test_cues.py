@@ -518,3 +518,21 @@ def test_safe_to_allows_where_safer_not_to_hedges() -> None:
 )
 def test_no_objection_to_the_act_allows_it(text: str) -> None:
     assert grade_one(text, PAYROLL).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        (
+            "The ban on reprocessing the payroll batch after step 3 cannot be waived.",
+            Grade.ACTIONABLE,
+        ),
+        (
+            "The ban on reprocessing the payroll batch after step 3 was not rescinded.",
+            Grade.ACTIONABLE,
+        ),
+        ("The ban on reprocessing the payroll batch after step 3 was waived.", Grade.INVERTED),
+    ],
+)
+def test_a_denied_revocation_keeps_the_restriction(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade
