@@ -117,6 +117,7 @@ _STRUCK = re.compile(r"~~(.+?)~~")
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
+_OR_LOWER = re.compile(r"(\d\S*(?: [a-z/%°µ]+)?) or (?:lower|less)\b")
 # "until after step 5", "can wait till after the backfill": the "after" only says the wait
 # ends once the reference is done, which "until" says already
 _UNTIL_AFTER = re.compile(r"\b(until|till) after\b")
@@ -154,6 +155,8 @@ def normalize(text: str) -> str:
         s = _POST_AFTER.sub("after ", s)
     if "lower than" in s:
         s = _LOWER_THAN.sub("below", s)
+    if " or l" in s:
+        s = _OR_LOWER.sub(r"\1 or below", s)  # "12.5 or lower", "5 mg/l or less": a bound
     if "'s" in s:
         s = _POSSESSIVE.sub(r"\1", s)  # "Marguerite's go-ahead": the name, not "marguerites"
     s = s.replace("'", "")

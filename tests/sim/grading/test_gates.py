@@ -900,3 +900,27 @@ def test_the_alternative_turned_down_holds_no_cue() -> None:
 )
 def test_as_soon_as_the_yes_comes_is_after_it(text: str, grade: Grade) -> None:
     assert grade_one(text, MAILBOX).grade is grade
+
+
+LAUNCH = declare_fact(
+    "If the wind speed exceeds 30 knots, do not launch the survey drone.",
+    {
+        "action": ["launch", "launching"],
+        "object": ["survey drone"],
+        "condition": ["wind speed exceeds 30 knots", "above 30 knots"],
+    },
+    fact_id="drone",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Launch the survey drone only if the wind speed is 30 knots or lower.", Grade.ACTIONABLE),
+        ("Launch the survey drone only if the wind speed is 30 knots or less.", Grade.ACTIONABLE),
+        ("Do not launch the survey drone if the wind speed is 30 knots or lower.", Grade.INVERTED),
+    ],
+)
+def test_n_or_lower_is_the_complement_of_above_n(text: str, grade: Grade) -> None:
+    assert grade_one(text, LAUNCH).grade is grade
