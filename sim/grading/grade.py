@@ -38,7 +38,7 @@ from sim.grading.plans import LATER_STEP
 from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, denied_condition, region
 from sim.grading.sentences import Sentences, Unit
-from sim.grading.text import lemmas, normalize
+from sim.grading.text import lemmas, normalize, raw_numbers
 from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade, Grade, Polarity
 
@@ -334,7 +334,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         and "value" in present
         and (
             (frame.moved_off is not None and frame.moved_off.search(text) is not None)
-            or _moved_in_raw(frame, clause.raw.lower())
+            or _moved_in_raw(frame, raw_numbers(clause.raw))
         )
     )
     if moved and (agrees or revoked):
@@ -878,7 +878,7 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
         if bound is not None and not (frame.cap and UPPER_BOUND_RE.search(near)):
             return True  # a cap's own bound ("no more than 18 stops") is the pin
     if frame.other_value is not None and " or " in text:  # "UTF-8 or Latin-1": a choice
-        others = frame.other_value.finditer(clause.raw.lower())
+        others = frame.other_value.finditer(raw_numbers(clause.raw))
         if any(not _is_pinned(frame, m.group(0)) for m in others):
             return True
     scope = _SCOPE.search(text)
@@ -1000,7 +1000,7 @@ _NEGATOR = re.compile(r"(?<![\w-])(?:not|never|no)(?![\w-])")
 def _refuses_others(frame: Frame, clause: Clause) -> bool:
     """Whether every negation of the clause is followed, within three words, by another value
     of the pinned kind or by "any"/"other"."""
-    raw = clause.raw.lower()
+    raw = raw_numbers(clause.raw)
     found = False
     pinned = [v.strip() for v in frame.raw_values]
     for m in _NEGATOR.finditer(raw):
@@ -1081,7 +1081,7 @@ def _unpinned(clause: Clause) -> bool:
 
 
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
-    if frame.other_value is not None and frame.other_value.search(clause.raw.lower()):
+    if frame.other_value is not None and frame.other_value.search(raw_numbers(clause.raw)):
         return True
     if frame.other_value is None and (named := _setting_number(frame.settings)) is not None:
         # a bare number's pin ("dropout rate 0.1"): another number as the setting's own

@@ -117,6 +117,8 @@ _STRUCK = re.compile(r"~~(.+?)~~")
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
+# a thousands separator ("3,600 s", "12,500,000 rows"), not a list of ports ("ports 80,443")
+_THOUSANDS = re.compile(r"(?<!port )(?<!ports )(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
 _OR_LOWER = re.compile(r"(\d\S*(?: [a-z/%°µ]+)?) or (?:lower|less)\b")
 # "until after step 5", "can wait till after the backfill": the "after" only says the wait
 # ends once the reference is done, which "until" says already
@@ -164,6 +166,8 @@ def normalize(text: str) -> str:
         s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)
     if "second" in s and "first" in s:
         s = _FIRST_SECOND.sub(r"first, then \1", s)  # "seal first, paint second"
+    if "," in s:
+        s = raw_numbers(s)  # "3,600 s" is 3600 s
     s = _PUNCT.sub(" ", s)
     if _NUMBER_RE.search(s):
         s = _NUMBER_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], s)
@@ -407,6 +411,13 @@ _HELPERS = frozenset(("be", "is", "are", "was", "were", "get", "got", "have", "h
 _ADVERBS = frozenset(("not", "yet", "already", "never", "all", "just", "first", "being"))
 _RESPELLED = frozenset(_UNITS) | frozenset(_ORDINAL_WORDS) | frozenset(_PARTICIPLES)
 """Words read by their neighbours."""
+
+
+def raw_numbers(raw: str) -> str:
+    """A raw clause in lower case with thousands separators dropped, where a pin's values are
+    matched in raw text: "3,600 seconds" is the pinned 3600 s, not 600 s."""
+    low = raw.lower()
+    return _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), low) if "," in low else low
 
 
 def lemmas(normalized: str) -> str:

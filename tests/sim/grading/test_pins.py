@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sim.grading.agreement import label_of
+from sim.grading.text import lemmas, normalize
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
@@ -458,3 +459,25 @@ def test_the_old_value_after_was_moves_the_pin_however_it_is_spaced() -> None:
     # the user wrote "1220°C"; a summary writes the old value "1220 °C"
     text = "Glaze kiln: temperature 1180 °C (was 1220 °C)."
     assert grade_one(text, KILN).grade is Grade.INVERTED
+
+
+def test_a_thousands_separator_is_part_of_the_number() -> None:
+    ttl = declare_fact(
+        "The asset CDN must use a cache TTL of 3600 seconds.",
+        {"object": ["asset CDN"], "setting": ["cache TTL"], "value": ["3600 seconds"]},
+        fact_id="ttl",
+        cls="value_pin",
+    )
+    assert grade_one("The asset CDN is set to a cache TTL of 3,600 seconds.", ttl).grade.at_floor
+    text = "The asset CDN cache TTL was raised to 86,400 seconds."
+    assert grade_one(text, ttl).grade is Grade.INVERTED
+
+
+def test_a_list_of_ports_is_no_thousands() -> None:
+    assert lemmas(normalize("open ports 80,443 only")).split() == [
+        "open",
+        "port",
+        "80",
+        "443",
+        "only",
+    ]
