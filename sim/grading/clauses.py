@@ -88,9 +88,17 @@ def now_line(line: str) -> bool:
     return bool(_NOW.search(line))
 
 
+_ONLY_AFTER_THAT = re.compile(
+    r"^(?:but |and )?only (?:once|after|when) (?:that|this|it)\b", re.IGNORECASE
+)
+
+
 def continues_after(previous: str, sentence: str) -> bool:
     """`continues`, a sentence set "from now on" right after one that finished a step, or a
     short gate after a semicolon."""
+    if _ONLY_AFTER_THAT.match(sentence):
+        return False  # "Only once that is done do the calls get released": "that" stands for
+        # the sentence before, which sim.grading.anaphora reads in (as "after that")
     if lx.STRONG_REVISION_RE.match(sentence.lower()):
         return False  # "That has been replaced: ...": the later word on the rule, read on
         # its own (sim.grading.grade.revised), not as the rule's second half

@@ -580,3 +580,14 @@ def test_a_leading_case_narrows_a_rule_or_states_its_reference(
     fact: Fact, text: str, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Secure the scaffold ties. Only once that is done do the brick pallets get loaded.", Grade.ACTIONABLE),  # noqa: E501
+        ("Load the brick pallets. Only once that is done secure the scaffold ties.", Grade.INVERTED),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_only_once_that_is_done_points_back_to_the_sentence_before(text: str, grade: Grade) -> None:
+    assert grade_one(text, SCAFFOLD).grade is grade
