@@ -114,6 +114,9 @@ _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len,
 
 
 _STRUCK = re.compile(r"~~(.+?)~~")
+_THROUGH_STEP = re.compile(
+    r"\b(is|are|was|were|be|been|gone|get|got|gets|come|came) through step\b"
+)
 _BY_STEP = re.compile(r"\bby step (\d+)\b(?! at (?:the )?latest)")
 # "lower than 4" is below it; elsewhere "lower" is the verb ("do not lower the car ramp")
 _LOWER_THAN = re.compile(r"\blower than\b")
@@ -178,6 +181,8 @@ def normalize(text: str) -> str:
     if "step" in s:
         if "by step" in s:  # "finished by step 5": a deadline, no later than step 5
             s = _BY_STEP.sub(r"by step \1 at latest", s)
+        if "through step" in s:  # "once a forging is through step 4": past it, not up to it
+            s = _THROUGH_STEP.sub(r"\1 past step", s)
         s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
         s = _STEP_ONWARD.sub(_onward, s)
     if "after" in s and ("until" in s or "till" in s):

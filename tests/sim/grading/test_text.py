@@ -235,3 +235,14 @@ def test_the_raw_filters_let_a_participle_through_for_its_verb() -> None:
     runs, needs = lemma_filter(forms), lemma_needs(forms)
     assert runs is not None and any(r in raw_key("the marks get ground") for r in runs)
     assert needs is not None and holds(raw_key("the marks get ground"), needs)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("once the batch is through step 4", " once batch is past step 4 "),
+        ("keep it locked through step 4", " keep it lock through step 4 "),
+    ],
+)
+def test_being_through_a_step_is_past_it(text: str, read: str) -> None:
+    assert lemmas(normalize(text)) == read
