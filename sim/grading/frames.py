@@ -290,7 +290,7 @@ _HELD_STATES = {
     "advertise": ("off",),
     "release": ("put", "in bond"),
     "ship": ("put",),
-    "send": ("put", "not send"),
+    "send": ("put", "not send", "off", "back", "behind", "on ground", "ground", "home"),
     "move": ("put",),
     **dict.fromkeys(
         ("change", "modify", "edit", "alter", "amend", "revise", "tweak", "touch", "rename"),

@@ -633,6 +633,7 @@ def _stands_in(objects: tuple[str, ...], text: str) -> bool:
         or _blanket(objects).search(text) is not None
         or (STAY_UNTIL_RE.search(text) is not None and _stays(objects).search(text) is not None)
         or (_HOLD_ENDS.search(text) is not None and _held(objects).match(text) is not None)
+        or _held_if(objects).search(text) is not None
     )
 
 
@@ -648,6 +649,19 @@ def _held(objects: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
         r"^ (?:(?:please|so|then|now|just|and) )*(?:hold|park|pause|freeze|defer|postpone|delay)"
         r" (?:(?!on |off |up )\S+ )?(?:" + body + r") "
+    )
+
+
+@lru_cache(maxsize=4_096)
+def _held_if(objects: tuple[str, ...]) -> re.Pattern[str]:
+    """A consequent that refuses any act on the object, its case the end of the hold: "If the
+    complaint rate is above 0.1%, hold the next newsletter", "wind > 12 m/s -> no techs up the
+    tower" (an arrow reads "then"), "if it is raining, skip the exterior paint"."""
+    body = _alternation(objects)
+    return re.compile(
+        r"(?:^ (?:if|when|whenever|while) (?:\S+ ){1,12}?| then )(?:(?:you|we|just|please) )?"
+        r"(?:hold|park|pause|freeze|defer|postpone|delay|halt|suspend|withhold|skip|no)"
+        r" (?:off (?:on )?)?(?:(?:the|a|an|any|all|this|that|our) )?(?:" + body + r") "
     )
 
 

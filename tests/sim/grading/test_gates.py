@@ -924,3 +924,31 @@ LAUNCH = declare_fact(
 )
 def test_n_or_lower_is_the_complement_of_above_n(text: str, grade: Grade) -> None:
     assert grade_one(text, LAUNCH).grade is grade
+
+
+KAYAK_GROUPS = declare_fact(
+    "If the river gauge reads above 3 m, do not send the kayak groups out.",
+    {
+        "action": ["send"],
+        "object": ["kayak groups"],
+        "condition": ["river gauge reads above 3 m", "above 3 m"],
+    },
+    fact_id="kayak-groups",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("If the river gauge is above 3 m, hold the kayak groups.", Grade.ACTIONABLE),
+        ("river gauge > 3 m -> no kayak groups on the water", Grade.ACTIONABLE),
+        ("When the gauge is above 3 m, skip the kayak groups today.", Grade.ACTIONABLE),
+        ("If the river gauge is above 3 m, the kayak groups stay back.", Grade.ACTIONABLE),
+        ("If the river gauge is below 3 m, hold the kayak groups.", Grade.INVERTED),
+        ("If the river gauge is above 3 m, hold the canoe rentals.", Grade.DROPPED),
+    ],
+)
+def test_a_hold_in_the_consequent_refuses_the_act_under_its_case(text: str, grade: Grade) -> None:
+    assert grade_one(text, KAYAK_GROUPS).grade is grade
