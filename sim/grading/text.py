@@ -106,7 +106,8 @@ _PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
 _SPACES = re.compile(r"\s+")
 # Symbols telegraphic notes use for words ("err rate > 2% => no promote", "migrate -> deploy").
 _SYMBOLS = {
-    "w/o": " without ", "=>": " then ", "->": " then ", "→": " then ", ">=": " at least ",
+    "w/o": " without ", "=>": " then ", "->": " then ", "→": " then ", "⇒": " then ",
+    "⟹": " then ", ">=": " at least ",
     "<=": " at most ", "≥": " at least ", "≤": " at most ", "~": " about ", "≈": " about ",
     ">": " above ", "<": " below ", "%": " percent ",
 }  # fmt: skip
@@ -114,6 +115,7 @@ _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len,
 
 
 _STRUCK = re.compile(r"~~(.+?)~~")
+_SAYS_SO = re.compile(r"(?<=\w) (?:says|say|said) so\b(?! (?:far|much|many|long|often)\b)")
 _THROUGH_STEP = re.compile(
     r"\b(is|are|was|were|be|been|gone|get|got|gets|come|came) through step\b"
 )
@@ -158,6 +160,8 @@ def normalize(text: str) -> str:
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)
     if "post" in s:
         s = _POST_AFTER.sub("after ", s)
+    if " so" in s:
+        s = _SAYS_SO.sub(" confirms", s)  # "only once Siobhán says so": her yes
     if "lower than" in s:
         s = _LOWER_THAN.sub("below", s)
     if " or l" in s:

@@ -246,3 +246,21 @@ def test_the_raw_filters_let_a_participle_through_for_its_verb() -> None:
 )
 def test_being_through_a_step_is_past_it(text: str, read: str) -> None:
     assert lemmas(normalize(text)) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("open them only once Ines says so", " open them only once ines confirms "),
+        ("wait until she said so", " wait until she confirms "),
+        ("nothing she said so far", " nothing she said so far "),
+        ("so the crew said nothing", " so crew said nothing "),
+    ],
+)
+def test_saying_so_is_the_yes(text: str, read: str) -> None:
+    assert normalize(text) == read
+
+
+@pytest.mark.parametrize("arrow", ["->", "→", "⇒", "⟹", "=>"])
+def test_every_arrow_reads_then(arrow: str) -> None:
+    assert normalize(f"ph < 4 {arrow} no dyeing") == " ph below 4 then no dyeing "
