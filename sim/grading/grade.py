@@ -714,6 +714,8 @@ def _other_action(frame: Frame, clause: Clause) -> bool:
     if not verb.isalpha() or len(verb) < 3 or _function_word(verb):
         return False
     own = {w for form in (*frame.actions, *frame.objects, *frame.modifiers) for w in form.split()}
+    if frame.ordering and any(verb in r.tokens for r in frame.references):
+        return False  # "never advance the cutterhead before the grout is in": the later act
     return verb not in own and not any(verb in h for h, _ in frame.heads)
 
 

@@ -591,3 +591,17 @@ def test_a_leading_case_narrows_a_rule_or_states_its_reference(
 )  # fmt: skip
 def test_only_once_that_is_done_points_back_to_the_sentence_before(text: str, grade: Grade) -> None:
     assert grade_one(text, SCAFFOLD).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Never load the brick pallets before the scaffold ties are in.", Grade.ACTIONABLE),
+        ("Never load the brick pallets until the scaffold ties are done.", Grade.ACTIONABLE),
+        ("Never load the brick pallets after the scaffold ties are done.", Grade.INVERTED),
+        # another act than the later one is still another rule
+        ("Never inspect the scaffold ties before loading the brick pallets.", Grade.DROPPED),
+    ],
+)  # fmt: skip
+def test_a_ban_on_the_later_act_is_the_order_not_another_rule(text: str, grade: Grade) -> None:
+    assert grade_one(text, SCAFFOLD).grade is grade
