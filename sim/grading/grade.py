@@ -36,7 +36,7 @@ from sim.grading.mentions import gist, label_names_object
 from sim.grading.modality import Clause, Reading, read_clause
 from sim.grading.plans import LATER_STEP
 from sim.grading.references import covers, relation_of, stem
-from sim.grading.regions import Region, denied_condition, region
+from sim.grading.regions import Region, denied_condition, done_by_relative, region
 from sim.grading.sentences import Sentences, Unit
 from sim.grading.text import lemmas, normalize, raw_numbers
 from sim.tokens import Tokenizer
@@ -287,6 +287,16 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             outside = read_clause(" " + " ".join(rest) + " ")
             if outside.reading is not Reading.FORBID:
                 clause = replace(clause, reading=outside.reading)
+    if (
+        frame.ordering
+        and clause.reading in (Reading.FORBID, Reading.REVOKED)
+        and where is not Region.NONE
+        and (relative := done_by_relative(frame, clause.tokens)) is not None
+    ):  # "tap the converter into a ladle whose lining hasn't been preheated": the "not" is
+        # the relative clause's (and so is the act, a cue itself in "consumers that haven't
+        # been paused"); the clause itself orders the tapping
+        rest = clause.tokens[: relative[1]] + clause.tokens[relative[2] :]
+        clause = replace(clause, reading=read_for(frame, " " + " ".join(rest) + " ").reading)
     if where is not Region.NONE:
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import lru_cache
 
 from sim.grading import lexicon as lx
 from sim.grading.frames import Frame
@@ -75,6 +76,41 @@ def _relation_after_object(frame: Frame, tokens: tuple[str, ...], ref_end: int) 
     if rest and rest[0] not in _TRAILING:
         return None  # "A ... before C": a relation to something else
     return lx.RELATIONS[m.group(0)]
+
+
+def done_by_relative(
+    frame: Frame, tokens: tuple[str, ...], obj: int | None = None
+) -> tuple[bool, int, int] | None:
+    """Whether a relative clause on the object denies the rule's act ("solvents that haven't
+    been degassed": True) or states it done ("a ladle whose lining has been preheated":
+    False), with the span of `tokens` from its relative word to the act; None where none
+    names it. Its "not" and its act (which may be a cue itself: "consumers that have been
+    paused") are its own: the rest of the clause has its own reading."""
+    if obj is None and (obj := _object_at(frame, tokens)) is None:
+        return None
+    start = max(0, obj - 1)
+    tail = " " + " ".join(tokens[start : obj + 10]) + " "
+    if not any(w in tail for w in _RELATIVES):
+        return None
+    found = _relative_act(frame.actions).match(tail)
+    if found is None:
+        return None
+    first = start + tail[: found.start("relative")].count(" ") - 1
+    end = start + tail[: found.end()].count(" ") - 1
+    return found.group("denied") is not None, first, end
+
+
+_RELATIVES = (" that ", " which ", " who ", " whose ")
+
+
+@lru_cache(maxsize=4_096)
+def _relative_act(actions: tuple[str, ...]) -> re.Pattern[str]:
+    acts = "|".join(re.escape(a.strip()) for a in actions)
+    return re.compile(
+        r" (?:\S+ ){0,4}?(?P<relative>that|which|who|whose) (?:\S+ )?"
+        r"(?:(?:have|has|be|get|already) )*(?P<denied>(?:not|never) )?"
+        r"(?:(?:yet|be|have|get) )*(?:" + acts + r") "
+    )
 
 
 _DONE_NOW = re.compile(
@@ -331,6 +367,15 @@ def region(frame: Frame, clause: Clause) -> Region:
                     relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
                 else:
                     relation = between[1]  # "approval required for X": X after approval
+                relative = done_by_relative(frame, tokens, obj) if frame.ordering else None
+                if relative is not None:
+                    undone = relative[0]
+                    # "never tap the converter into a ladle whose lining hasn't been
+                    # preheated": B done on an object A has not been done to is B before A
+                    if relation is None:
+                        relation = Relation.AFTER if undone else Relation.BEFORE
+                    elif undone and relation in (Relation.AFTER, Relation.BEFORE):
+                        relation = lx.OPPOSITE[relation]
             elif (
                 obj is not None
                 and obj < start

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 492,
     "confirmation": 804,
-    "ordering": 719,
+    "ordering": 721,
     "prohibition": 638,
     "value_pin": 550,
 }

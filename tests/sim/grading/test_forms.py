@@ -605,3 +605,44 @@ def test_only_once_that_is_done_points_back_to_the_sentence_before(text: str, gr
 )  # fmt: skip
 def test_a_ban_on_the_later_act_is_the_order_not_another_rule(text: str, grade: Grade) -> None:
     assert grade_one(text, SCAFFOLD).grade is grade
+
+
+HOUSINGS = declare_fact(
+    "Degrease the bearing housings before installing the seals.",
+    {
+        "action": ["degrease", "degreasing", "degreased"],
+        "object": ["bearing housings"],
+        "condition": ["before installing the seals", "before installing"],
+    },
+    fact_id="housings",
+    cls="ordering",
+)
+CONSUMERS = declare_fact(
+    "Pause the billing consumers before reassigning the partitions.",
+    {
+        "action": ["pause", "pausing", "paused"],
+        "object": ["billing consumers"],
+        "condition": ["before reassigning the partitions", "before reassigning"],
+    },
+    fact_id="consumers",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        (HOUSINGS, "Never install the seals into bearing housings that haven't been degreased.", Grade.ACTIONABLE),  # noqa: E501
+        (HOUSINGS, "Install the seals only into bearing housings that have been degreased.", Grade.ACTIONABLE),  # noqa: E501
+        (HOUSINGS, "Install the seals into bearing housings that have not been degreased.", Grade.INVERTED),  # noqa: E501
+        (HOUSINGS, "Never install the seals into bearing housings that have been degreased.", Grade.INVERTED),  # noqa: E501
+        (HOUSINGS, "It's fine to install the seals into bearing housings that weren't degreased.", Grade.INVERTED),  # noqa: E501
+        # the act of the relative clause is a cue word itself: it is the clause's, not the rule's
+        (CONSUMERS, "Reassign the partitions only with billing consumers that have been paused.", Grade.ACTIONABLE),  # noqa: E501
+        (CONSUMERS, "Reassign the partitions with billing consumers that have not been paused.", Grade.INVERTED),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_a_relative_clause_on_the_object_states_the_act_done_or_not(
+    fact: Fact, text: str, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
