@@ -494,12 +494,13 @@ ENDING_RESTRICTION_RE = re.compile(
     # ("remove the items over the limit" removes items)
     r"(?:\s+(?!(?:over|above|below|under|beyond|past|within|to|from|at|of|in|on|into|than|by)"
     r"\b)[\w'-]+){0,5}?\s+"
-    r"(?:hold|requirement|restriction|rule|freeze|ban|constraint|prohibition|limit|embargo"
+    r"(?:(?:hold|requirement|restriction|rule|freeze|ban|constraint|prohibition|limit|embargo"
     r"|moratorium|prerequisite|precondition|cap|ceiling|cutoff)s?\b"
+    r"|(?:gate|hold|block)s?\s+(?:on|for|before)\b)"
 )
 """A restriction ended by an active verb, in raw text: "the harbour master dropped the 3-knot
-limit", "we scrapped the freeze". Not the nouns that name things too (a lock, a guard, a gate,
-a pin)."""
+limit", "we scrapped the freeze". The nouns that name things too (a lock, a guard, a gate, a
+pin) only where they stand on an act: "we dropped the Tomasz gate on submitting the build"."""
 _LIFTED_NOUN = _any((*RESTRICTION_NOUNS, "cap", "ceiling", "wait", "interlock", "cutoff"))
 LIFTED_RE = re.compile(
     r"(?<![\w-])lift(?: \S+){0,6} "

@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 492,
-    "confirmation": 804,
+    "confirmation": 805,
     "ordering": 721,
     "prohibition": 638,
     "value_pin": 550,

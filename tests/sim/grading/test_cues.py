@@ -109,6 +109,10 @@ def test_a_lifted_gate_is_inverted(text: str) -> None:
          "upgrade.", Grade.INVERTED),
         # a confirmation email is no gate
         ("Send the confirmation email before the tenant plan is upgraded.", Grade.DEGRADED),
+        # a gate or a hold that stands on the act, ended by an active verb
+        ("We've dropped the account owner gate on upgrading the tenant plan.", Grade.INVERTED),
+        ("Ops removed the hold on the tenant plan upgrade this morning.", Grade.INVERTED),
+        ("We kept the account owner gate on upgrading the tenant plan.", Grade.DEGRADED),
     ],
 )  # fmt: skip
 def test_a_gate_said_to_be_ended_is_lifted(text: str, grade: Grade) -> None:
