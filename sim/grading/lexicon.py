@@ -429,7 +429,7 @@ RELATIONS: dict[str, Relation] = {
          "through", "precede", "earlier than", "followed by", "be followed by", "wait for",
          "wait until", "pending", "without", "not until", "no sooner than", "in advance of",
          "wait on", "block on", "block by", "hold for", "hold until",
-         "await"),
+         "await", "straight to", "directly to"),
         Relation.BEFORE,
     ),
     **dict.fromkeys(
@@ -442,7 +442,8 @@ RELATIONS: dict[str, Relation] = {
     ),
 }  # fmt: skip
 """Relation words in lemma space. "requires X" and "with X" read as "after X": the action is
-allowed once X holds, which is how a positive gate states a confirmation rule."""
+allowed once X holds, which is how a positive gate states a confirmation rule. "Go straight to
+X" puts whatever comes first (or is skipped) before X."""
 
 RELATIONS = {lemma_phrase(k): v for k, v in RELATIONS.items()}
 RELATION_RE = _any(tuple(RELATIONS))

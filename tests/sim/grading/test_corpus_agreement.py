@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 492,
     "confirmation": 805,
-    "ordering": 721,
+    "ordering": 722,
     "prohibition": 638,
     "value_pin": 550,
 }

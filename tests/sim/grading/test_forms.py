@@ -646,3 +646,15 @@ def test_a_relative_clause_on_the_object_states_the_act_done_or_not(
     fact: Fact, text: str, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Skip the scaffold ties for now and go straight to loading the brick pallets.", Grade.INVERTED),  # noqa: E501
+        ("Secure the scaffold ties, then go straight to loading the brick pallets.", Grade.ACTIONABLE),  # noqa: E501
+        ("Load the brick pallets, then go directly to securing the scaffold ties.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_going_straight_to_the_later_act_puts_the_first_before_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, SCAFFOLD).grade is grade
