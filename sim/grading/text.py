@@ -100,7 +100,9 @@ def _compound(m: re.Match[str]) -> str:
     return str(total + current)
 
 
-_ARTICLES = re.compile(r"\b(the|a|an)\b")
+# every article goes, but the one that keeps "in the general counsel" from reading as the
+# hedge "in general"
+_ARTICLES = re.compile(r"\b(?:a|an|the(?! general\b)|(?<!\bin )the)\b")
 # keep letters, digits, hyphens inside words, dots inside tokens like versions (v2.3)
 _PUNCT = re.compile(r"[^a-z0-9\s\-.]|(?<![a-z0-9])[-.]|[-.](?![a-z0-9])")
 _SPACES = re.compile(r"\s+")

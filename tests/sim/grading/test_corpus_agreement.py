@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 492,
-    "confirmation": 805,
+    "confirmation": 806,
     "ordering": 722,
     "prohibition": 638,
     "value_pin": 550,

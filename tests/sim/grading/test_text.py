@@ -264,3 +264,15 @@ def test_saying_so_is_the_yes(text: str, read: str) -> None:
 @pytest.mark.parametrize("arrow", ["->", "→", "⇒", "⟹", "=>"])
 def test_every_arrow_reads_then(arrow: str) -> None:
     assert normalize(f"ph < 4 {arrow} no dyeing") == " ph below 4 then no dyeing "
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("then loop in the general counsel", " then loop in the general counsel "),
+        ("In general, keep it short", " in general keep it short "),
+        ("ask the general manager", " ask general manager "),
+    ],
+)
+def test_the_general_counsel_is_no_hedge(text: str, read: str) -> None:
+    assert normalize(text) == read
