@@ -57,6 +57,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("file", "e-file", "lodge"),
     ("print", "print out"),
     ("validate", "verify"),
+    ("climb", "ascend"),
 )
 """Near-synonym groups, each read in both directions."""
 

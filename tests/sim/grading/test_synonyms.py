@@ -38,6 +38,14 @@ SAMPLES = declare_fact(
     required=["action", "object", "condition"],
 )
 
+MAST = declare_fact(
+    "If wind gusts exceed 50 km/h, do not climb the radio mast.",
+    {"action": ["climb"], "object": ["radio mast"], "condition": ["gusts exceed 50 km/h"]},
+    fact_id="mast",
+    cls="conditional",
+    required=["action", "object", "condition"],
+)
+
 
 def test_groups_read_both_ways() -> None:
     for group in GROUPS:
@@ -55,6 +63,7 @@ def test_groups_read_both_ways() -> None:
         ("Don't fire up the spring promo until Ana confirms.", PROMO),
         ("Soil samples: do not throw them out until Ravi confirms.", SAMPLES),
         ("The soil samples must not be disposed of before Ravi confirms.", SAMPLES),
+        ("Ascending the radio mast is allowed only while gusts stay at or below 50 km/h.", MAST),
     ],
 )
 def test_a_near_synonym_of_the_rules_verb_keeps_it(text: str, fact: Fact) -> None:
