@@ -651,13 +651,17 @@ def _stands_in(objects: tuple[str, ...], text: str) -> bool:
 _HOLD_ENDS = re.compile(r" (?:until|till|pending|unless|before|first) ")
 
 
+# the verbs that put off any act on their object ("hold the platelet units")
+_HOLDS = "hold|park|pause|freeze|defer|postpone|delay"
+
+
 @lru_cache(maxsize=4_096)
 def _held(objects: tuple[str, ...]) -> re.Pattern[str]:
     """An order that puts off any act on the object: "Hold the platelet units until Teodora
     confirms", "park the swag order pending Keiko's approval"."""
     body = _alternation(objects)
     return re.compile(
-        r"^ (?:(?:please|so|then|now|just|and) )*(?:hold|park|pause|freeze|defer|postpone|delay)"
+        r"^ (?:(?:please|so|then|now|just|and) )*(?:" + _HOLDS + ")"
         r" (?:(?!on |off |up )\S+ )?(?:" + body + r") "
     )
 
@@ -670,7 +674,7 @@ def _held_if(objects: tuple[str, ...]) -> re.Pattern[str]:
     body = _alternation(objects)
     return re.compile(
         r"(?:^ (?:if|when|whenever|while) (?:\S+ ){1,12}?| then )(?:(?:you|we|just|please) )?"
-        r"(?:hold|park|pause|freeze|defer|postpone|delay|halt|suspend|withhold|skip|no)"
+        r"(?:" + _HOLDS + "|halt|suspend|withhold|skip|no)"
         r" (?:off (?:on )?)?(?:(?:the|a|an|any|all|this|that|our) )?(?:" + body + r") "
     )
 
