@@ -91,6 +91,8 @@ CASES = {
         (
             "Merge the release branch even if the integration tests fail.",
             "If the integration tests fail, merge the release branch anyway.",
+            # a contracted modal is still the modal: "we'll" is "we will", an intent
+            "The integration tests fail, but we'll merge the release branch anyway.",
         ),
         ("If the integration tests fail, do not merge the feature flags.",),
         "Do not merge the release branch. That is when the integration tests fail.",

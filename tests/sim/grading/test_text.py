@@ -40,6 +40,9 @@ from tests.sim.grading.declared_rules import PAYROLL
         ("if there's time", "if there is time"),
         ("that's gone", "that is gone"),
         ("let's wait", "let us wait"),
+        ("we'll climb it anyway", "we will climb it anyway"),
+        ("they’ve lifted it", "they have lifted it"),
+        ("you're cleared", "you are cleared"),
     ],
 )
 def test_surface_variants_normalize_alike(a: str, b: str) -> None:
