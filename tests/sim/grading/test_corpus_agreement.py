@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 494,
-    "confirmation": 806,
-    "ordering": 722,
-    "prohibition": 638,
-    "value_pin": 550,
+    "conditional": 517,
+    "confirmation": 860,
+    "ordering": 772,
+    "prohibition": 663,
+    "value_pin": 578,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -32,6 +32,14 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
+    # a rule, then a line that takes it back: "That's been overturned - ...", "Scratch that -
+    # ops say leave it plugged in", "Update from Amir: that limit doesn't apply anymore",
+    # "Ravi dropped that step": the revision's words are not read as one
+    "D261-09",
+    "D262-09",
+    "D272-09",
+    "D274-09",
+    "D277-09",
 }
 
 
@@ -43,7 +51,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 4_850 and len(facts) >= 290
+    assert len(cases) >= 5_450 and len(facts) >= 330
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
