@@ -297,6 +297,17 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         # been paused"); the clause itself orders the tapping
         rest = clause.tokens[: relative[1]] + clause.tokens[relative[2] :]
         clause = replace(clause, reading=read_for(frame, " " + " ".join(rest) + " ").reading)
+    if (
+        clause.reading is Reading.REVOKED
+        and frame.polarity is Polarity.REQUIRE
+        and where is Region.SAME
+        and (weak := lx.WEAK_REVOCATION_RE.search(text)) is not None
+    ):  # "warm the cache before switching DNS, regardless of traffic": the order itself is
+        # stated, so what it disregards is something else; "bump it regardless of the tests"
+        # states no order and stays a revocation
+        plain = read_clause(text[: weak.start()] + " " + text[weak.end() :])
+        if plain.reading is Reading.POSITIVE:
+            clause = replace(clause, reading=Reading.POSITIVE)
     if where is not Region.NONE:
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)

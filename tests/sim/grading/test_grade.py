@@ -57,6 +57,8 @@ CASES = {
         (
             "Run the database migration prior to the API deploy.",
             "Before deploying the API, run the database migration.",
+            # the order is stated, so what it disregards is something else
+            "Run the database migration before deploying the API, regardless of the hour.",
         ),
         ("The database migration still needs to run.", "Database migration to run first."),
         (
