@@ -127,7 +127,7 @@ REVOCATION += tuple(
 """A clause with one of these lifts the rule it names: the rule reads reversed. "No longer"
 before a gate's own verb lifts the gate ("the downgrade no longer waits on the user")."""
 _ENDED_PAST = ("lifted", "dropped", "waived", "scrapped", "rescinded", "cancelled", "revoked",
-               "withdrawn", "removed")  # fmt: skip
+               "withdrawn", "removed", "overturned", "reversed")  # fmt: skip
 REVOCATION += (
     tuple(
         # "we used to fix it at 42 feet. That's lifted": a statement of the rule, ended
@@ -178,6 +178,7 @@ ENDED = (
     "revoke", "revoked", "rescind", "rescinded", "withdraw", "withdrawn", "retract", "retracted",
     "waive", "waived", "void", "voided", "repeal", "repealed", "suspend", "suspended", "pause",
     "paused", "reverse", "reversed", "undo", "undone", "drop", "scrap", "scrapped",
+    "overturn", "overturned",
 )  # fmt: skip
 """A restriction noun with an ending verb in one clause is a revocation: "the hold on X has
 been released", "the 90% guard was removed"."""
@@ -359,7 +360,7 @@ REVISION_RE = re.compile(
     r"revised|superseded|overridden|updated|lifted|waived|dropped|removed|cancell?ed|reversed|"
     r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
-    r"not any ?more|now optional|optional now|"
+    r"not any ?more|any ?more|now optional|optional now|(?:n'?t|not) apply|overturned|"
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
@@ -372,12 +373,13 @@ and stands (sim.grading.grade.revised). Words of an agent's own plans ("update t
 changelog", "remove the imports") revise nothing."""
 STRONG_REVISION_RE = re.compile(
     r"^[\W_]*(?:(?:(?:not|no) any ?more|not anymore|no longer)\b(?! than)|not needed any ?more|"
-    r"(?:drop|skip|scrap|cancel) (?:that|this|it)\b|"
+    r"(?:drop|skip|scrap|cancel|scratch) (?:that|this|it)\b|"
     r"(?:[a-z][\w.-]*(?: [a-z][\w.-]*)? )?(?:has |have |had )?(?:since |just |now )?"
-    r"(?:reversed|scrapped|revoked|overruled|rescinded|cancell?ed|undid) (?:that|this|it)\b|"
+    r"(?:reversed|scrapped|revoked|overruled|overturned|rescinded|cancell?ed|undid|dropped) "
+    r"(?:that|this|it)\b(?! off\b)|"
     r"(?:that|this|it)(?: rule| requirement| limit| order| restriction| setting)?"
     r"(?:'s| has| have| had| was| is)?(?: since| just| now| been)* (?:replaced|superseded|"
-    r"overridden|scrapped|revoked|rescinded|withdrawn|retired|changed)\b|"
+    r"overridden|overturned|scrapped|revoked|rescinded|withdrawn|retired|changed)\b|"
     # "Overridden - Chiara set it to 86400 s", "Not this time: open them at 14:00"
     r"(?:overridden|superseded|overruled|reversed|scrapped|withdrawn|rescinded|revoked|"
     r"cancell?ed|lifted|waived|void|not today|not this time)\s*[-–—:;,.!]|"

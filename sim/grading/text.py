@@ -33,6 +33,7 @@ _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) +
 _NT = re.compile(r"\b(\w+)n't\b")
 # "we'll climb it anyway" is "we will climb it": the modal is a cue ("well climb" is none)
 _PRONOUN_AUX = re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'(ll|re|ve|d|m)\b")
+_HAS_BEEN = re.compile(r"\b(\w+)'s been\b")
 _AUX = {"ll": "will", "re": "are", "ve": "have", "d": "would", "m": "am"}
 _POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here|let|he|she|who|where|how)'s\b)(\w+)'s\b")
 _NUMBER_WORDS = {
@@ -162,6 +163,7 @@ def normalize(text: str) -> str:
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
     if "'" in s:
+        s = _HAS_BEEN.sub(r"\1 has been", s)  # "that's been overturned": "has", not "is"
         s = _PRONOUN_AUX.sub(lambda m: f"{m.group(1)} {_AUX[m.group(2)]}", s)
     if "~~" in s:  # "~~do not reset the governor after step 5~~": struck through, withdrawn
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)

@@ -18,10 +18,10 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 517,
+    "conditional": 518,
     "confirmation": 860,
-    "ordering": 772,
-    "prohibition": 663,
+    "ordering": 775,
+    "prohibition": 664,
     "value_pin": 578,
 }
 
@@ -32,14 +32,6 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
-    # a rule, then a line that takes it back: "That's been overturned - ...", "Scratch that -
-    # ops say leave it plugged in", "Update from Amir: that limit doesn't apply anymore",
-    # "Ravi dropped that step": the revision's words are not read as one
-    "D261-09",
-    "D262-09",
-    "D272-09",
-    "D274-09",
-    "D277-09",
 }
 
 

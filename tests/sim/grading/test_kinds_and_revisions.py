@@ -142,6 +142,17 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
          "for the glaze firings.", Grade.INVERTED),
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nNot this time: the "
          "technician opens it at 16:00.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nScratch that - the "
+         "technician opens it when the cone drops.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: opening waits on Odile's confirmation.\nHana dropped that "
+         "step last week.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: opening waits on Odile's confirmation.\nThat's been "
+         "overturned by the studio lead.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nUpdate from the studio "
+         "lead: that doesn't apply anymore, open it once it is cool.", Grade.INVERTED),
+        # "dropped it off" is a delivery, not a taking back
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nOdile dropped it off "
+         "at the studio door.", None),
         # "No" as a word of the next rule, not a reply
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nNo glazing on "
          "Sundays.", None),
