@@ -275,6 +275,12 @@ class Frame:
 
 _HELD_STATES = {
     "open": ("close", "shut", "seal"),
+    "reopen": ("close", "shut", "seal"),
+    "unseal": ("seal",),
+    "reconnect": ("disconnect", "unplug"),
+    "resume": ("pause", "stop", "halt", "on hold"),
+    "re enable": ("off", "disable"),
+    "power on": ("off", "down"),
     "unlock": ("lock",),
     "enable": ("off", "disable"),
     "activate": ("off", "inactive", "disable"),

@@ -49,6 +49,7 @@ NEGATION = (
 DEFERRAL = (
     "defer", "deferred", "postpone", "postponed", "on hold", "hold off", "hold", "pending",
     "wait", "must wait", "pause", "paused", "not yet", "await", "awaiting",
+    "gated on", "gated by", "gated until",
 )  # fmt: skip
 """Words that put an action off until something holds: a restriction for rules with a
 condition, but not for a value pin ("keep port 9464 until further notice" still pins it)."""
@@ -229,7 +230,7 @@ writes alike ("4K transcode done for 9" is a status)."""
 
 EXCLUSIVE = (
     "only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than",
-    "at the latest", "at latest",
+    "at the latest", "at latest", "restricted to", "limited to", "confined to",
 )  # fmt: skip
 """A positive clause with one of these forbids everything else: "deploy only after X"."""
 
@@ -449,7 +450,11 @@ X" puts whatever comes first (or is skipped) before X."""
 
 RELATIONS = {lemma_phrase(k): v for k, v in RELATIONS.items()}
 RELATION_RE = _any(tuple(RELATIONS))
-NEGATION_RE = _any(NEGATION)
+NEGATION_RE = re.compile(
+    # "VACUUM FULL: restricted", "rotation restricted after step 4"; "restricted to steps 1-4"
+    # is an exclusive permission (EXCLUSIVE)
+    _any(NEGATION).pattern + r"|(?<![\w-])restrict(?! to\b)(?![\w-])"
+)
 DEFERRAL_RE = _any(DEFERRAL)
 PERMISSION_RE = _any(PERMISSION)
 REVOCATION_RE = re.compile(_any(REVOCATION).pattern + "|" + _STRUCK_FROM)

@@ -57,7 +57,7 @@ _COMPOUND_RE = re.compile(r"\b\d{1,3}(?:[ -](?:and )?\d{1,4})+\b")
 
 
 _STEP_RANGE = re.compile(
-    r"\b(during|within|in|for|between|only|over|across|while) steps? (\d+)"
+    r"\b(during|within|in|for|between|only|over|across|while|to) steps? (\d+)"
     r" ?(?:-|to|through|thru|and) ?(?:step )?(\d+)\b"
 )
 """A window of steps ("only during steps 1-3") as its two ends, each a step the relations see

@@ -18,9 +18,9 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 518,
-    "confirmation": 860,
-    "ordering": 775,
+    "conditional": 520,
+    "confirmation": 862,
+    "ordering": 777,
     "prohibition": 664,
     "value_pin": 578,
 }

@@ -540,3 +540,36 @@ def test_no_objection_to_the_act_allows_it(text: str) -> None:
 )
 def test_a_denied_revocation_keeps_the_restriction(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+SHUTTERS = declare_fact(
+    "Do not reopen the loading dock shutters until Imke confirms.",
+    {
+        "action": ["reopen", "reopening"],
+        "object": ["loading dock shutters", "shutters"],
+        "condition": ["until Imke confirms", "Imke confirms"],
+    },
+    fact_id="shutters",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # "restricted" restricts; "restricted to" a window permits only inside it
+        (PAYROLL, "Payroll batch reprocessing: restricted after step 3.", Grade.ACTIONABLE),
+        (PAYROLL, "Reprocessing the payroll batch is restricted to steps 1-3.", Grade.ACTIONABLE),
+        (PAYROLL, "Reprocessing the payroll batch is unrestricted after step 3.", Grade.INVERTED),
+        # a gate on the act defers it until what it is gated on
+        (SHUTTERS, "Reopening the loading dock shutters is gated on Imke's confirmation.",
+         Grade.ACTIONABLE),
+        # the state kept refuses the act: shutters kept shut are not reopened
+        (SHUTTERS, "Keep the loading dock shutters shut till Imke OKs it.", Grade.ACTIONABLE),
+        (SHUTTERS, "The loading dock shutters stay closed until Imke confirms.", Grade.ACTIONABLE),
+        (SHUTTERS, "Keep the loading dock shutters closed; reopen them without waiting for "
+         "Imke.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_restricted_gated_and_kept_shut(fact: Fact, text: str, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade
