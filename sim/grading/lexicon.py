@@ -468,7 +468,10 @@ WEAK_REVOCATION_RE = re.compile(
 # "is": too short for the tables; a negation between denies the ending: "on hold: not to be
 # released before Teodora has confirmed" keeps the hold
 _ENDING_NOW = (
-    r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) " + _any(ENDED).pattern
+    r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) "
+    + _any(ENDED).pattern
+    # a bound, not an ending: "hold dispatch of the lot if the pH is over 10.5"
+    + r"(?! \d)"
 )
 ENDED_RESTRICTION_RE = re.compile(
     # a gate's step ended too: "the confirmation step for spraying them has been removed" (not

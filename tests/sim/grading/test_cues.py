@@ -573,3 +573,28 @@ SHUTTERS = declare_fact(
 )  # fmt: skip
 def test_restricted_gated_and_kept_shut(fact: Fact, text: str, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+LINEN = declare_fact(
+    "If the chlorine level exceeds 4 ppm, do not release the pool towels.",
+    {
+        "action": ["release"],
+        "object": ["pool towels", "towels"],
+        "condition": ["exceeds 4 ppm", "above 4 ppm"],
+    },
+    fact_id="towels",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "is over 4 ppm" is a bound, not the hold being over
+        ("Hold release of the pool towels if the chlorine level is over 4 ppm.",
+         Grade.ACTIONABLE),
+        ("The hold on releasing the pool towels is over.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_over_a_number_is_a_bound_not_an_ending(text: str, grade: Grade) -> None:
+    assert grade_one(text, LINEN).grade is grade
