@@ -693,9 +693,10 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
             + (rf"|(?<![\d.])\d+(?:\.\d+)? ?(?:{other})(?![a-z\d])" if other else "")
         )
     units = sorted(_units((value, *forms)), key=len, reverse=True)
-    if units:  # "1530°C", "45 m/s", "92%": another number of a unit the user's forms write
+    if units:  # "1530°C", "45 m/s", "92%": another number of a unit the user's forms write,
+        # with its sign ("-20 °C" is the pin of a freezer at -20 °C, "20 °C" is not)
         return re.compile(
-            rf"(?<![\d.])\d+(?:\.\d+)? ?(?:{'|'.join(map(re.escape, units))})(?![a-z\d])"
+            rf"(?<![\d.])-?\d+(?:\.\d+)? ?(?:{'|'.join(map(re.escape, units))})(?![a-z\d])"
         )
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):
@@ -703,7 +704,7 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     return None
 
 
-_UNIT = re.compile(r"^\d+(?:\.\d+)?[ -]?([a-z°%µ][a-z°%µ/]*(?: [a-z]+)?)$")
+_UNIT = re.compile(r"^[-+−]?\d+(?:\.\d+)?[ -]?([a-z°%µ][a-z°%µ/]*(?: [a-z]+)?)$")
 
 
 def _units(forms: tuple[str, ...]) -> set[str]:

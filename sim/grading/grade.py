@@ -339,6 +339,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     )  # "Infra todo: delete the old backups now": an order under its label
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
+        if "setting" not in present and _measured(clause.text):
+            return None  # "cold room reading 4.1 °C at 07:30": a reading, not the setting
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if (
         frame.values
@@ -785,7 +787,7 @@ def _other_setting(frame: Frame, clause: Clause) -> bool:
     def other(words: list[str], past_object: bool = True) -> bool:
         while words and ((past_object and words[-1] in own) or _function_word(words[-1])):
             words.pop()  # "for the fine-tuning run", "a": back to the words that name
-        named = [w for w in words[-3:] if len(w) > 2 and not w.isdigit()]
+        named = [w for w in words[-3:] if len(w) > 2 and not w.isdigit() and w not in _SET_VERBS]
         return bool(named) and not any(
             w in own or w in _ANY_SETTING or _function_word(w) for w in named
         )
@@ -1119,6 +1121,23 @@ def _unpinned(clause: Clause) -> bool:
         return True
     rest = clause.text[: found.start()] + " " + clause.text[found.end() :]
     return read_clause(rest).reading is not Reading.FORBID
+
+
+# "Cold room: set it to 6 °C": a verb that gives the amount, no setting of its own
+_SET_VERBS = frozenset(
+    ("set", "change", "raise", "lower", "move", "switch", "bump", "adjust", "increase",
+     "decrease", "reset", "turn", "put")
+)  # fmt: skip
+# a reading taken, in lemma space: what a gauge says is no setting, unless the clause also
+# sets or changes something ("reads 5 °C since it was set to 5 °C" moves the pin)
+_MEASURE = re.compile(
+    r" (?:read|measure|record|log|show|register|observe|peak|average|hover) (?:\S+ )?(?:at )?\d"
+)
+_SETS = re.compile(r" (?:set|change|use|raise|lower|move|switch|bump|adjust|increase|decrease) ")
+
+
+def _measured(text: str) -> bool:
+    return _MEASURE.search(text) is not None and _SETS.search(text) is None
 
 
 def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:

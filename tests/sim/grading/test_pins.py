@@ -481,3 +481,37 @@ def test_a_list_of_ports_is_no_thousands() -> None:
         "443",
         "only",
     ]
+
+
+FREEZER = declare_fact(
+    "The vaccine freezer must use a temperature setpoint of -20 °C.",
+    {
+        "object": ["vaccine freezer", "freezer"],
+        "setting": ["temperature setpoint", "setpoint"],
+        "value": ["-20 °C", "-20°C"],
+    },
+    fact_id="freezer",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # what a gauge reads is no setting
+        ("Vaccine freezer reading -18.5 °C at 06:10, door seal checked.", Grade.DROPPED),
+        ("Vaccine freezer temperature measured at -19 °C.", Grade.DROPPED),
+        # a verb that gives the amount under the object's label moves the pin
+        ("Vaccine freezer: set it to -15 °C.", Grade.INVERTED),
+        ("Vaccine freezer: set it to -15 °C, it was reading -20 °C.", Grade.INVERTED),
+        ("Vaccine freezer: set it to -20 °C.", Grade.ACTIONABLE),
+        ("Vaccine freezer setpoint changed to -15 °C.", Grade.INVERTED),
+        # the sign is part of the value
+        ("Vaccine freezer setpoint changed to 20 °C.", Grade.INVERTED),
+        ("Vaccine freezer setpoint -20 °C (was -18 °C).", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_reading_is_no_setting_and_a_set_verb_is_no_other_setting(
+    text: str, grade: Grade
+) -> None:
+    assert grade_one(text, FREEZER).grade is grade
