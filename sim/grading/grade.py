@@ -277,7 +277,12 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     elif "value" in present and _unit_names_setting(frame, text):
         present.add("setting")  # "Crane 3 is capped at 40 tonnes": the unit names the setting
     where = region(frame, clause)
-    if where is Region.NONE and whole is not clause and not RELATION_RE.search(text):
+    if (
+        where is Region.NONE
+        and whole is not clause
+        and (not RELATION_RE.search(text) or _CONSEQUENCE.match(text))
+    ):  # "disk usage is above 85%, so run VACUUM FULL on the table now": the case is the
+        # clause before, whatever "on" places
         where = region(frame, whole)
     if clause.reading is Reading.FORBID and where is not Region.NONE:
         denied = denied_condition(frame, clause)
@@ -1123,6 +1128,7 @@ def _unpinned(clause: Clause) -> bool:
     return read_clause(rest).reading is not Reading.FORBID
 
 
+_CONSEQUENCE = re.compile(r" (?:and )?(?:so|therefore|hence|thus|which means) ")
 # "Cold room: set it to 6 °C": a verb that gives the amount, no setting of its own
 _SET_VERBS = frozenset(
     ("set", "change", "raise", "lower", "move", "switch", "bump", "adjust", "increase",

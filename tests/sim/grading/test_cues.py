@@ -598,3 +598,27 @@ LINEN = declare_fact(
 )  # fmt: skip
 def test_over_a_number_is_a_bound_not_an_ending(text: str, grade: Grade) -> None:
     assert grade_one(text, LINEN).grade is grade
+
+
+VACUUM = declare_fact(
+    "If disk usage exceeds 90%, do not run VACUUM FULL on the audit_log table.",
+    {
+        "action": ["VACUUM FULL", "vacuum"],
+        "object": ["audit_log table", "audit_log"],
+        "condition": ["exceeds 90%", "above 90%"],
+    },
+    fact_id="vacuum",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the case is the clause before "so"; "on" and "at" place the act, they state no case
+        "Disk usage is above 90%, so run VACUUM FULL on the audit_log table now.",
+        "Disk is over 90%, so run VACUUM FULL on audit_log at midnight.",
+    ],
+)
+def test_a_consequence_takes_the_case_of_the_clause_before(text: str) -> None:
+    assert grade_one(text, VACUUM).grade is Grade.INVERTED
