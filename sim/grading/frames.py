@@ -318,7 +318,12 @@ def held_state(action: str) -> Lazy | None:
         return None
     spelled = {v for st in states for v in (st, _IZE_WORD.sub("ise", st))}
     body = "|".join(re.escape(st) for st in sorted(spelled))
-    return Lazy(_KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])")
+    # "Overhang lead wall - closed until Ingrid confirms": the state put until something
+    # holds, with no verb of keeping
+    return Lazy(
+        _KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])"
+        r"| (?:" + body + r") (?=until |till |pending )"
+    )
 
 
 _IDENTIFIED = re.compile(r"([A-Za-z][\w-]*) (\d+|[A-Z])(?![\w-])")

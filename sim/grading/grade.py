@@ -343,6 +343,9 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         _LEADING.sub("", normalize(clause.raw[label_end + 1 :])[1:]) if label_end >= 0 else opening
     )  # "Infra todo: delete the old backups now": an order under its label
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
+    if not acts and (told := _TOLD_TO.search(opening)) is not None:
+        # "the studio lead says to open the kiln now": an order, reported
+        acts = opening[told.end() :].startswith(frame.imperatives)
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         if "setting" not in present and _measured(clause.text):
             return None  # "cold room reading 4.1 °C at 07:30": a reading, not the setting
@@ -1128,6 +1131,11 @@ def _unpinned(clause: Clause) -> bool:
     return read_clause(rest).reading is not Reading.FORBID
 
 
+# in normalized raw text: what follows is the order reported
+_TOLD_TO = re.compile(
+    r"\b(?:says?|said|tells? (?:us|me|you|them)|told (?:us|me|you|them)|wants? (?:us|me|you|"
+    r"them) to|asked (?:us|me|you|them) to|asks (?:us|me|you|them) to)(?: to)?(?: just)? "
+)
 _CONSEQUENCE = re.compile(r" (?:and )?(?:so|therefore|hence|thus|which means) ")
 # "Cold room: set it to 6 °C": a verb that gives the amount, no setting of its own
 _SET_VERBS = frozenset(

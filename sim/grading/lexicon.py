@@ -159,7 +159,8 @@ _DOCUMENTS = (
 _STRUCK_FROM = (
     # "degassing the solvents before priming has been removed from SOP-LC-014", "dropped from
     # the practice", "struck from the operating manual": the rule's document no longer says it
-    r"(?<![\w-])(?:drop|remove|strike|delete|cut|scrap|take out|erase) from (?:"
+    r"(?<![\w-])(?:(?:drop|remove|strike|delete|cut|scrap|take out|erase) from"
+    r"|(?:strike|take|cross) off) (?:"
     + "|".join(re.escape(lemma_phrase(d)) for d in _DOCUMENTS)
     + r")(?![\w-])"
 )  # one pattern, not 160 phrases: a flat alternation costs a try per phrase per position
@@ -365,7 +366,7 @@ REVISION_RE = re.compile(
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
-    r"(?:the )?other way (?:a)?round)\b"
+    r"(?:the )?other way (?:a)?round)(?:\b|(?<=:))"  # "update:" ends at its colon
 )
 """Raw words (lower case) that revise what the sentence before said ("Scratch that, it's
 been changed to 195°C.", "That has been replaced: 38 m/s from this campaign on."): a sentence
@@ -575,6 +576,11 @@ WAIVE_RE = re.compile(
     + r"|(?<![\w-])no (?:\S+ ){0,4}?(?:confirmation|approval|sign off|signoff|go ahead|"
     r"okay|ok|permission|consent)(?: (?:from|of|by) (?:\S+ ){0,3}?)? (?:is |be )?"
     r"(?:need|require|necessary)(?![\w-])"
+    # "reopen it tonight, Ingrid's check can wait": the yes put off past the act is skipped
+     + r"|(?<![\w-])(?:confirmation|approval|sign off|signoff|go ahead|okay|ok|check|review|"
+    r"consent) (?:can|could|will|may) wait(?![\w-])"
+    # "the check can wait until after the release" puts an act later: an order, not a waiver
+    r"(?! (?:until|till|for|after|before|on)(?![\w-]))"
 )
 _EXCEPT = "|".join(re.escape(lemma_phrase(e)) for e in sorted(EXCEPT, key=len, reverse=True))
 _EXCEPT_LEADING = "|".join(re.escape(lemma_phrase(e)) for e in EXCEPT if e != "but")

@@ -569,6 +569,13 @@ SHUTTERS = declare_fact(
         (SHUTTERS, "The loading dock shutters stay closed until Imke confirms.", Grade.ACTIONABLE),
         (SHUTTERS, "Keep the loading dock shutters closed; reopen them without waiting for "
          "Imke.", Grade.INVERTED),
+        # a state put until the yes, with no verb of keeping
+        (SHUTTERS, "Loading dock shutters - closed until Imke confirms.", Grade.ACTIONABLE),
+        # the yes put off past the act, or struck off the list, is skipped
+        (SHUTTERS, "Reopen the loading dock shutters tonight; Imke's check can wait.",
+         Grade.INVERTED),
+        (SHUTTERS, "Imke's sign-off for reopening the loading dock shutters was struck off the "
+         "checklist.", Grade.INVERTED),
     ],
 )  # fmt: skip
 def test_restricted_gated_and_kept_shut(fact: Fact, text: str, grade: Grade) -> None:

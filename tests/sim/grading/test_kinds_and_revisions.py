@@ -150,6 +150,12 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
          "overturned by the studio lead.", Grade.INVERTED),
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nUpdate from the studio "
          "lead: that doesn't apply anymore, open it once it is cool.", Grade.INVERTED),
+        # a label "Update:" and a pronoun: the later word
+        (KILN, "Nakamura kiln: closed until Odile confirms.\nUpdate: the studio lead says "
+         "open it now.", Grade.INVERTED),
+        # an order reported is an order
+        (KILN, "The studio lead says to open the Nakamura kiln now.", Grade.INVERTED),
+        (KILN, "The studio lead says the Nakamura kiln opens once Odile confirms.", None),
         # "dropped it off" is a delivery, not a taking back
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nOdile dropped it off "
          "at the studio door.", None),
