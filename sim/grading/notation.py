@@ -44,6 +44,10 @@ _UNITS = {
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
+# a key that names what the act waits on: "gate: rosalind_confirmation" is "gated until it"
+_GATE_KEYS = frozenset(("gate", "gated_on", "gated_by", "blocked_on", "blocked_by", "waits_on"))
+
+
 def _leaf(key: str, value: str) -> str:
     """One key and its value as words: a boolean says whether the key holds, a number takes
     the unit its key ends in ("upload_interval_s: 300" reads "upload interval: 300 seconds")."""
@@ -52,6 +56,8 @@ def _leaf(key: str, value: str) -> str:
         return _words(key)
     if bare in _FALSE:
         return "not " + _words(key)
+    if key.lower() in _GATE_KEYS and bare not in _FALSE:
+        return f"gated until {value.strip()}"  # "gate: general_counsel_confirmation"
     words = _words(key).split()
     if len(words) > 1 and words[-1].lower() in _UNITS and _NUMBER.match(bare):
         return f"{' '.join(words[:-1])}: {bare} {_UNITS[words[-1].lower()]}"
@@ -93,7 +99,7 @@ _NAME_WORD = re.compile(r"[A-Za-z]{2,}")  # "A-strike vacuum pan", "24-117 Hallo
 def _inline_json(line: str) -> list[str] | None:
     """`prefix {a: {b: 5, c: false}}` as nested lines, or None if the braces do not parse."""
     start = line.find("{")
-    body = line[start:]
+    body = re.sub(r"'([^'\"\\]*)'", r'"\1"', line[start:])  # YAML's 'single quotes'
     quoted = re.sub(r"([{,]\s*)([A-Za-z_][\w.\-]*)\s*:", r'\1"\2":', body)
     quoted = re.sub(r":\s*([A-Za-z_][\w.\-/@]*)\s*(?=[,}])", r': "\1"', quoted)
     try:

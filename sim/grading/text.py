@@ -33,6 +33,11 @@ _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) +
 _NT = re.compile(r"\b(\w+)n't\b")
 # "we'll climb it anyway" is "we will climb it": the modal is a cue ("well climb" is none)
 _PRONOUN_AUX = re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'(ll|re|ve|d|m)\b")
+_UNBLOCK_ON = re.compile(
+    # not "unlock" (an act of its own, "not to be unlocked after step 4"), nor "after"/"when"
+    r"(?<![\w-])un(block|freez|paus|hold)(?:e|s|es|ed|ing)?[ _](?:on|once|upon)\b"
+)
+_HELD_UNTIL = {"block": "blocked", "freez": "frozen", "paus": "paused", "hold": "held"}
 _HAS_BEEN = re.compile(r"\b(\w+)'s been\b")
 _AUX = {"ll": "will", "re": "are", "ve": "have", "d": "would", "m": "am"}
 _POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here|let|he|she|who|where|how)'s\b)(\w+)'s\b")
@@ -167,6 +172,9 @@ def normalize(text: str) -> str:
         s = _PRONOUN_AUX.sub(lambda m: f"{m.group(1)} {_AUX[m.group(2)]}", s)
     if "~~" in s:  # "~~do not reset the governor after step 5~~": struck through, withdrawn
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)
+    if "un" in s:
+        # "unblock_on: rosalind_confirmation": a gate, blocked until it
+        s = _UNBLOCK_ON.sub(lambda m: f"{_HELD_UNTIL[m.group(1)]} until", s)
     if "post" in s:
         s = _POST_AFTER.sub("after ", s)
     if " so" in s:

@@ -18,8 +18,8 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 524,
-    "confirmation": 864,
+    "conditional": 525,
+    "confirmation": 866,
     "ordering": 777,
     "prohibition": 664,
     "value_pin": 579,

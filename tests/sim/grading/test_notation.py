@@ -11,7 +11,7 @@ from sim.grading.notation import as_prose, prose_lines, read_whole, structured
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Grade
 from tests.helpers import grade_one
-from tests.sim.grading.declared_rules import PAYROLL
+from tests.sim.grading.declared_rules import PAYROLL, PROOFS
 
 WORKERS = declare_fact(
     "The import pool must use 8 workers.",
@@ -43,6 +43,27 @@ def test_booleans_say_whether_the_key_holds() -> None:
     assert prose_lines("flags: {reprocess_allowed: false, audit: true}") == [
         "flags: not reprocess allowed, audit"
     ]
+
+
+def test_single_quotes_and_a_gate_key_read_as_words() -> None:
+    assert prose_lines("payroll_batch: {reprocess: false, when: 'after step 3'}") == [
+        "payroll_batch: not reprocess, when: after step 3"
+    ]
+    assert prose_lines("print_proofs: {send: blocked, gate: oksana_confirmation}") == [
+        "print_proofs: send: blocked, gated until oksana_confirmation"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "print_proofs:\n  send: blocked\n  unblock_on: oksana_confirmation",
+        "pending:\n  - send_print_proofs:\n      gate: oksana_confirmation\n      status: waiting",
+        "print_proofs: {send: blocked, gate: 'Oksana confirms'}",
+    ],
+)
+def test_a_gate_in_notation_keeps_the_gate(text: str) -> None:
+    assert grade_one(text, PROOFS).grade.at_floor
 
 
 def test_a_key_ending_in_a_unit_gives_its_number_the_unit() -> None:
