@@ -587,6 +587,8 @@ def _setting_modifiers(settings: tuple[str, ...], objects: tuple[str, ...]) -> t
     return tuple(f" {w} " for w in dict.fromkeys(words))
 
 
+# restriction nouns that also name things a rule acts on (a spillway gate, a state lock)
+_LIFTABLE = ("gate", "lock", "guard", "block")
 _CUES = (lx.NEGATION_RE, lx.DEFERRAL_RE, lx.REVOCATION_RE, lx.HEDGE_RE, lx.GESTURE_RE, lx.WAIVE_RE)
 
 
@@ -626,6 +628,8 @@ def _holds_cue(form: str) -> bool:
     """Whether an anchor form holds a restriction, revocation or hedge word that is not a
     relation ("legal hold", "block storage", "the freeze window"): inside the fact's own words
     it is part of a name, not a cue, and the clause's modality is read without it."""
+    if any(f" {w} " in f" {form} " for w in _LIFTABLE):
+        return True  # "weir gates": a thing, so "lift the weir gates" lifts no restriction
     for cue in _CUES:
         for m in cue.finditer(form):
             # a relation word is a cue of the form's own when it is not the form's first word:
@@ -904,6 +908,18 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
         # "a malware hit does not stop the build release": the stop is denied, not the release
         # (where the rule's own act is the stopping, "do not stop the worker" forbids it)
         return replace(clause, reading=Reading.POSITIVE)
+    if clause.reading is Reading.REVOKED and " lift" in text and lx.LIFTED_RE.search(text):
+        # "trigger the sirens first, then lift the spillway gates": the rule's own gates are a
+        # thing lifted, not a gate on an act
+        own_words = frame.reference_words | {w for o in frame.objects for w in o.split()}
+        nouns = [w for w in _LIFTABLE if w in own_words and f" {w} " in text]
+        if nouns:
+            plain = text
+            for w in nouns:
+                plain = plain.replace(f" {w} ", " thing ")
+            again = read_clause(plain, frame.deferral, raw)
+            if again.reading is not Reading.REVOKED:
+                clause = replace(clause, reading=again.reading)
     if not frame.masks or not any(f in text for f in frame.masks):
         return clause
     masked = text

@@ -629,3 +629,30 @@ VACUUM = declare_fact(
 )
 def test_a_consequence_takes_the_case_of_the_clause_before(text: str) -> None:
     assert grade_one(text, VACUUM).grade is Grade.INVERTED
+
+
+# a restriction's noun that names the thing acted on: declaring the rule works, and lifting
+# the gates is the act, not a gate lifted
+WEIR = declare_fact(
+    "Do not lift the weir gates until Mara confirms.",
+    {
+        "action": ["lift", "lifting"],
+        "object": ["weir gates", "gates"],
+        "condition": ["until Mara confirms", "Mara confirms"],
+    },
+    fact_id="weir",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Lift the weir gates only once Mara confirms.", Grade.ACTIONABLE),
+        ("Weir gates: lift them after Mara confirms.", Grade.ACTIONABLE),
+        ("The hold on lifting the weir gates was lifted.", Grade.INVERTED),
+        ("Lift the weir gates now; Mara's OK is not needed.", Grade.INVERTED),
+    ],
+)
+def test_gates_that_are_things_are_lifted_as_things(text: str, grade: Grade) -> None:
+    assert grade_one(text, WEIR).grade is grade
