@@ -276,6 +276,10 @@ class Frame:
 _HELD_STATES = {
     "open": ("close", "shut", "seal"),
     "reopen": ("close", "shut", "seal"),
+    **dict.fromkeys(
+        ("load", "insert", "put in", "admit", "enter", "immerse", "dip", "board"),
+        ("out", "outside"),
+    ),  # "the skeins stay out of the vat"
     "unseal": ("seal",),
     "reconnect": ("disconnect", "unplug"),
     "resume": ("pause", "stop", "halt", "on hold"),

@@ -1401,7 +1401,7 @@ def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:
 # a sentence labelled as the new value or order of what the sentence before named ("New
 # setpoint: 180 mbar"): it leaves that object out ("Update:" is as often about another)
 REVISION_LABEL = re.compile(
-    r"[\W_]*new (?:value|setpoint|setting|order|sequence|limit)\b\s*(?:is\b|:)",
+    r"[\W_]*(?:new )?(?:value|setpoint|setting|order|sequence|limit)\b\s*(?:is\b|:)",
     re.IGNORECASE,
 )
 
@@ -1486,6 +1486,11 @@ def _resolve_one(
     first = anaphora.first(raw)
     if first is None:  # an elliptic sentence: the object it leaves out, as its label
         resolved: str | None = f"{m.object}: {raw}" if m.object else None
+        label = REVISION_LABEL.match(raw)
+        named = next((st.strip() for st in m.frame.settings if st in before), None)
+        if resolved and label is not None and named is not None:
+            # "... dwell time is set by the line lead." / "Value: 11 s.": the setting's value
+            resolved = f"{m.object} {named}: {raw[label.end() :]}"
     else:
         own = lemmas(normalize(raw[:first]))
         resolved = anaphora.resolve(m.frame, m.reference, m.object, before, own, raw, lem)

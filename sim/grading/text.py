@@ -37,6 +37,10 @@ _UNBLOCK_ON = re.compile(
     # not "unlock" (an act of its own, "not to be unlocked after step 4"), nor "after"/"when"
     r"(?<![\w-])un(block|freez|paus|hold)(?:e|s|es|ed|ing)?[ _](?:on|once|upon)\b"
 )
+_NO_YES_NO = re.compile(
+    r"\bno ((?:[\w'-]+ ){0,3}?(?:confirmation|approval|sign-off|signoff|sign off|ok|okay|"
+    r"go-ahead|consent|permission|yes|green light|nod))\s*[,:;\u2014\u2013-]+\s*no ([^.;\n]+)"
+)
 _HELD_UNTIL = {"block": "blocked", "freez": "frozen", "paus": "paused", "hold": "held"}
 _HAS_BEEN = re.compile(r"\b(\w+)'s been\b")
 _AUX = {"ll": "will", "re": "are", "ve": "have", "d": "would", "m": "am"}
@@ -172,6 +176,8 @@ def normalize(text: str) -> str:
         s = _PRONOUN_AUX.sub(lambda m: f"{m.group(1)} {_AUX[m.group(2)]}", s)
     if "~~" in s:  # "~~do not reset the governor after step 5~~": struck through, withdrawn
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)
+    if s.startswith("no ") or " no " in s:
+        s = _NO_YES_NO.sub(r"no \2 without \1", s)  # "no Priyanka OK, no spraying": a gate
     if "un" in s:
         # "unblock_on: rosalind_confirmation": a gate, blocked until it
         s = _UNBLOCK_ON.sub(lambda m: f"{_HELD_UNTIL[m.group(1)]} until", s)

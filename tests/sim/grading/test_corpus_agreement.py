@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 525,
-    "confirmation": 866,
+    "conditional": 526,
+    "confirmation": 867,
     "ordering": 777,
     "prohibition": 664,
-    "value_pin": 579,
+    "value_pin": 580,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -656,3 +656,32 @@ WEIR = declare_fact(
 )
 def test_gates_that_are_things_are_lifted_as_things(text: str, grade: Grade) -> None:
     assert grade_one(text, WEIR).grade is grade
+
+
+TRAYS = declare_fact(
+    "If the kiln temperature exceeds 200 °C, do not load the glaze trays.",
+    {
+        "action": ["load", "loading"],
+        "object": ["glaze trays", "trays"],
+        "condition": ["exceeds 200 °C", "over 200 °C", "above 200 °C"],
+    },
+    fact_id="trays",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # "no yes, no act": the act waits on the yes
+        (SHUTTERS, "No Imke confirmation, no reopening of the loading dock shutters.",
+         Grade.ACTIONABLE),
+        (SHUTTERS, "No sign-off from Imke - no reopening the loading dock shutters.",
+         Grade.ACTIONABLE),
+        # kept out of the place it would be loaded into
+        (TRAYS, "If the kiln is over 200 °C, the glaze trays stay out of it.", Grade.ACTIONABLE),
+        (TRAYS, "If the kiln is over 200 °C, load the glaze trays anyway.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_telegraphic_gates_and_states(fact: Fact, text: str, grade: Grade) -> None:
+    assert grade_one(text, fact).grade is grade

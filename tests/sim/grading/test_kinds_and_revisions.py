@@ -99,6 +99,10 @@ def test_an_aside_or_a_purpose_is_not_the_clauses_modality(fact: Fact, text: str
     [
         (PRESS, "Press 4 dryer: dwell time 8 s.\nScratch that, it was changed to 11 s.",
          Grade.INVERTED),
+        # a line labelled as the value of the setting named before it
+        (PRESS, "The Press 4 dryer dwell time is set by the line lead.\nValue: 8 s.", None),
+        (PRESS, "The Press 4 dryer dwell time is set by the line lead.\nValue: 11 s.",
+         Grade.INVERTED),
         # a later line that keeps the rule, or revises something else, leaves it kept
         (PRESS, "Press 4 dryer: dwell time 8 s.\nIt was checked again at noon.", None),
         (PRESS, "Press 4 dryer: dwell time 8 s.\nThe glue roller was changed to B.", None),
