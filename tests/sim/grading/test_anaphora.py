@@ -9,7 +9,7 @@ from sim.grading import anaphora
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one, note_fact, planted
-from tests.sim.grading.declared_rules import MAILBOX
+from tests.sim.grading.declared_rules import MAILBOX, PROOFS
 
 ORDERING = planted("ordering", 0).fact  # run the database migration before deploying the API
 CONDITIONAL = planted("conditional", 0).fact  # if the integration tests fail, do not merge ...
@@ -323,3 +323,16 @@ LABELS = declare_fact(
 )  # fmt: skip
 def test_that_point_is_the_time_named_before(text: str, grade: Grade) -> None:
     assert grade_one(text, LABELS).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "nothing gets <act>" after a sentence naming the object leaves the object out
+        ("The client wants the print proofs now.\nNothing gets sent until Oksana confirms.",
+         Grade.ACTIONABLE),
+        ("The client wants the print proofs now.\nNothing was sent.", Grade.DROPPED),
+    ],
+)  # fmt: skip
+def test_nothing_gets_the_act_on_the_object_named_before(text: str, grade: Grade) -> None:
+    assert grade_one(text, PROOFS).grade is grade

@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 526,
-    "confirmation": 867,
+    "confirmation": 868,
     "ordering": 777,
     "prohibition": 664,
     "value_pin": 580,
