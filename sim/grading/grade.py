@@ -1412,7 +1412,7 @@ OPENERS = frozenset(
 )  # fmt: skip
 _REPORTED_NONE = re.compile(r"(?i)\b(?:nothing|none|nobody) (?:was|were|has|had|did)\b")
 # a passive's auxiliary between the opener and the act ("nothing gets cancelled until ...")
-_PASSIVE_AUX = frozenset(("get", "gets", "be", "is", "are", "will", "shall", "must", "should"))
+PASSIVE_AUX = frozenset(("get", "gets", "be", "is", "are", "will", "shall", "must", "should"))
 # verbs too light to be an act on their own ("Do not delete the backups": an auxiliary)
 LIGHT_VERBS = frozenset(("do", "be", "have", "get", "go", "make", "take", "let", "keep"))
 # what may follow an act that takes no object of its own (lemma space)
@@ -1447,7 +1447,7 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
     if at and tokens[at - 1] in ("nothing", "none", "nobody"):
         if _REPORTED_NONE.search(unit[0]):
             return False  # "Nothing was sent.": a report, not a hold
-        while at < len(tokens) and tokens[at] in _PASSIVE_AUX:
+        while at < len(tokens) and tokens[at] in PASSIVE_AUX:
             at += 1
     rest = " " + " ".join(tokens[at:]) + " "
     for act in m.frame.actions:
