@@ -71,6 +71,12 @@ _STEP_RANGE = re.compile(
 )
 """A window of steps ("only during steps 1-3") as its two ends, each a step the relations see
 ("steps 1-4 complete" is a report, not a window, and is left alone)."""
+_STEP_RUNNING = re.compile(
+    r"\b(?:while|whilst|as long as) step (\d+) is (?:still )?(?:in progress|running|underway|"
+    r"ongoing|open|active|not done|not finished|not complete)\b"
+)
+"""A step still running is before the step is done: "restart it only while step 3 is in
+progress" allows it up to step 3's end and no later."""
 _STEP_ONWARD = re.compile(
     r"\b(?:from|starting (?:at|with|from)|beginning (?:at|with)) step ([1-9]\d?)"
     r"(?: (?:on|onwards?|and later|and beyond)\b| ?$| (?!until|to|through|thru)(?=\S))"
@@ -211,6 +217,8 @@ def normalize(text: str) -> str:
         if "through step" in s:  # "once a forging is through step 4": past it, not up to it
             s = _THROUGH_STEP.sub(r"\1 past step", s)
         s = _STEP_RANGE.sub(r"\1 from step \2 up to step \3", s)
+        if "while" in s or "as long as" in s:  # "only while step 3 is still in progress"
+            s = _STEP_RUNNING.sub(r"before step \1 is done", s)
         s = _STEP_ONWARD.sub(_onward, s)
     if "after" in s and ("until" in s or "till" in s):
         s = _UNTIL_AFTER.sub(r"\1", s)  # "do not reset it until after step 5": until step 5

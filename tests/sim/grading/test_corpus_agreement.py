@@ -21,7 +21,7 @@ REACHED = {
     "conditional": 526,
     "confirmation": 868,
     "ordering": 777,
-    "prohibition": 664,
+    "prohibition": 665,
     "value_pin": 580,
 }
 

@@ -40,12 +40,15 @@ CASES = {
             "No credential rotation past step 4.",
             "Avoid rotating the credential beyond step four.",
             "Rotating the credential is not allowed after step 4.",
+            # a step still running is before its end
+            "The credential may only be rotated while step 4 is still in progress.",
         ),
         ("Credential rotation deferred.", "Do not rotate the credential."),
         (
             "Rotate the credential at step 4.",
             "You may now rotate the credential.",
             "Rotate the credential after step 4.",
+            "The credential may be rotated while step 6 is in progress.",
             # put off until step 4 is over, then done: the rotation after step 4 the rule forbids
             "Hold off on rotating the credential until after step 4.",
         ),
