@@ -349,6 +349,10 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     if frame.values and "value" not in present and _other_value_named(frame, clause, present):
         if "setting" not in present and _measured(clause.text):
             return None  # "cold room reading 4.1 °C at 07:30": a reading, not the setting
+        if clause.hedged and not revoked and _range_holds_pin(frame, clause.raw):
+            # "a soak somewhere around 15-25 minutes is probably fine": a guess about the pin;
+            # "can be set anywhere between 20 and 50 rpm" lets it go
+            return DEGRADED, ("value",)
         return INVERTED, ("value",)  # "new buckets may use any region", "... in us-east-1"
     if (
         frame.values
@@ -1148,6 +1152,30 @@ _MEASURE = re.compile(
     r" (?:read|measure|record|log|show|register|observe|peak|average|hover) (?:\S+ )?(?:at )?\d"
 )
 _SETS = re.compile(r" (?:set|change|use|raise|lower|move|switch|bump|adjust|increase|decrease) ")
+
+
+_RANGE = re.compile(
+    r"(?<![\d.])(-?\d+(?:\.\d+)?) ?(?:-|–|to|and) ?(-?\d+(?:\.\d+)?) ?([a-z°%µ]+)?",
+    re.IGNORECASE,
+)
+_NUMBER_UNIT = re.compile(r"(-?\d+(?:\.\d+)?) ?([a-z°%µ]*)")
+
+
+def _range_holds_pin(frame: Frame, raw: str) -> bool:
+    """Whether the clause gives a range of the pin's unit that holds the pinned amount ("15-25
+    minutes" for 20 minutes, "between 7 and 9 volts" for 8): the pin loosened, not moved."""
+    if not raw or not frame.raw_values:
+        return False
+    pinned = _NUMBER_UNIT.match(frame.raw_values[0])
+    if pinned is None:
+        return False
+    amount, unit = float(pinned.group(1)), pinned.group(2)[:3]
+    for found in _RANGE.finditer(raw_numbers(raw)):
+        low, high = sorted((float(found.group(1)), float(found.group(2))))
+        said = (found.group(3) or "")[:3].lower()
+        if low < amount < high and (not said or not unit or said == unit):
+            return True
+    return False
 
 
 def _measured(text: str) -> bool:

@@ -515,3 +515,16 @@ def test_a_reading_is_no_setting_and_a_set_verb_is_no_other_setting(
     text: str, grade: Grade
 ) -> None:
     assert grade_one(text, FREEZER).grade is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a hedged range that holds the pinned amount guesses at it; a permitted one lets it go
+        ("Vaccine freezer setpoint: ideally somewhere between -25 and -15 °C.", Grade.DEGRADED),
+        ("Vaccine freezer setpoint can be set anywhere between -25 and -15 °C.", Grade.INVERTED),
+        ("Vaccine freezer setpoint: probably around -10 to -5 °C.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_hedged_range_around_the_pin_is_degraded(text: str, grade: Grade) -> None:
+    assert grade_one(text, FREEZER).grade is grade
