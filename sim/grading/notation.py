@@ -93,7 +93,11 @@ def _record_name(key: str, value: str) -> str:
     return f"{_words(key)} {bare}" if bare[:1].isdigit() else bare
 
 
-_NAME_WORD = re.compile(r"[A-Za-z]{2,}")  # "A-strike vacuum pan", "24-117 Halloran"
+_NAME_WORD = re.compile(r"[A-Za-z]{2,}")
+# an identifier, not a word or a number: "static-assets", "web_blue", "etch-03"
+_SLUG = re.compile(
+    r"[A-Za-z][A-Za-z\d]*(?:[-_][A-Za-z\d]+)+"
+)  # "A-strike vacuum pan", "24-117 Halloran"
 
 
 def _inline_json(line: str) -> list[str] | None:
@@ -360,8 +364,14 @@ def _nested(text: str) -> list[str]:
         if parents and _MODAL_KEYS.match(key.lower()) and out and out[-1].startswith(path):
             out[-1] += ", " + leaf  # "delete_after_step: 5" then "allowed: false": one rule
             continue
+        first_leaf = bool(out) and out[-1].rstrip().endswith(":")
         out.append(said if parents else (line if not comment and "=" not in value else said))
-        if parents and not item and key.lower() in _RECORD_KEYS:
+        bare = value.split(" #", 1)[0].strip()
+        if parents and not item and first_leaf and _SLUG.fullmatch(bare):
+            # "cdn:\n  distribution: static-assets\n  cache_ttl: 3600s": a first field whose
+            # value is a slug names the record ("cdn distribution static-assets cache ttl")
+            parents[-1] = (parents[-1][0], f"{parents[-1][1]} {_words(key)} {bare}")
+        elif parents and not item and key.lower() in _RECORD_KEYS:
             # "run_config:\n  task: fine-tune\n  dropout: 0.1": the task names the record,
             # and so the keys after it ("run config fine-tune dropout: 0.1")
             name = _record_name(key, value.split(" #", 1)[0].split(" (", 1)[0])

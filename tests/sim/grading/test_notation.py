@@ -258,6 +258,16 @@ def test_a_records_first_field_names_it_for_the_fields_after_it() -> None:
     assert prose_lines("replicas=3 region=eu-west-1") == ["replicas: 3; region: eu-west-1"]
 
 
+def test_a_slug_in_a_records_first_field_names_it_for_the_keys_after_it() -> None:
+    text = "pool:\n  cluster: import-eu\n  workers: 8\n  queue: default"
+    assert prose_lines(text)[2:] == [
+        "pool cluster import-eu workers: 8",
+        "pool cluster import-eu queue: default",
+    ]
+    # a word or a number in the first field names nothing
+    assert prose_lines("pool:\n  state: blocked\n  workers: 8")[2:] == ["pool workers: 8"]
+
+
 def test_a_task_field_names_its_record_for_the_keys_after_it() -> None:
     text = "job_spec:\n  task: distillation (batch 4)\n  reflux_ratio: 4\n  cooling: on"
     assert prose_lines(text)[2:] == [
