@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 526,
-    "confirmation": 868,
-    "ordering": 777,
-    "prohibition": 665,
-    "value_pin": 582,
+    "conditional": 551,
+    "confirmation": 918,
+    "ordering": 826,
+    "prohibition": 693,
+    "value_pin": 605,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -32,6 +32,15 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
+    # a rule, then a line that takes it back in words not read as a revision
+    "D285-09",
+    "D287-09",
+    "D292-09",
+    "D295-09",
+    "D297-09",
+    # the same rule for another object that shares the rule's words
+    "D291-14",
+    "D294-14",
 }
 
 
@@ -43,7 +52,7 @@ def train():  # type: ignore[no-untyped-def]
 def test_the_corpus_is_big_and_broad_enough() -> None:
     cases = [c for p in bench.corpus_files() for c in load_cases(p)]
     facts = bench.corpus_facts()
-    assert len(cases) >= 5_450 and len(facts) >= 330
+    assert len(cases) >= 5_750 and len(facts) >= 350
     real = [c for c in cases if c.source.startswith("real:")]
     assert len(real) >= 150  # cut from a real model's summaries (the committed cassette)
     assert {f.cls for f in facts.values()} == set(REACHED)
