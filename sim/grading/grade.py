@@ -432,6 +432,15 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             and IMMEDIATE_RE.search(text)
         ):
             return INVERTED, ("condition",)  # "delete the old backups now": without the yes
+        if (
+            frame.confirmation
+            and "action" in present
+            and clause.reading is Reading.POSITIVE
+            and not clause.hedged
+            and lx.WAIVE_RE.search(text)
+        ):
+            return INVERTED, ("condition",)  # "she said not to wait for her - release it
+            # once the ID checks out": the yes skipped, whatever else the act waits on
         ordered = "action" in present and acts and not (clause.gesture or clause.hedged)
         if (
             ordered

@@ -133,7 +133,16 @@ REVOCATION += (
     tuple(
         # "we used to fix it at 42 feet. That's lifted": a statement of the rule, ended
         f"{p} {aux} {v}"
-        for p in ("that", "this")
+        for p in (
+            "that",
+            "this",
+            "that step",
+            "this step",
+            "that check",
+            "that order",
+            "that requirement",
+            "that rule",
+        )
         for aux in ("is", "was", "has been", "is now", "has now been", "got")
         for v in _ENDED_PAST
     )
@@ -165,6 +174,8 @@ _STRUCK_FROM = (
     + r")(?![\w-])"
 )  # one pattern, not 160 phrases: a flat alternation costs a try per phrase per position
 REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
+REVOCATION += tuple(f"{n} {aux} off" for n in RESTRICTION_NOUNS for aux in ("is", "was", "now"))
+""""So that gate is off": ended (not "off the table" or "off-limits", which restrict)."""
 REVOCATION += tuple(
     # "Yetunde's confirmation is no longer a precondition for unsealing the bags" (lemma space
     # drops the article)
@@ -350,6 +361,7 @@ WAIVE = (
     "without sign-off", "without permission", "no wait", "no waiting", "bypass",
     "skip approval", "skip confirmation", "skip ask", "skip check", "skip the check",
     "skip wait", "skip the wait", "do not wait", "not wait", "never mind", "ignore",
+    "not to wait", "not to wait for", "no need to wait", "no need to wait for",
 )  # fmt: skip
 """Skipping the gate: a permission, unless a negation of its own governs the clause ("do not
 delete them without asking" forbids)."""
@@ -363,6 +375,9 @@ REVISION_RE = re.compile(
     r"rescinded|scrapped)|no longer|not needed|isn'?t needed|no need|instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
     r"not any ?more|any ?more|now optional|optional now|(?:n'?t|not) apply|overturned|"
+    # "Kofi says that step is obsolete", "said not to wait for her", "Change of plan from Ivan:"
+    r"obsolete|redundant|unnecessary|change of plan|plan (?:has )?changed|"
+    r"(?:not|n'?t|no need) (?:to )?(?:wait|bother)|"
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
@@ -391,7 +406,7 @@ STRONG_REVISION_RE = re.compile(
     r"(?:unnecessary|not needed|not necessary|optional|not required|no longer needed)\b|"
     r"(?:we['’]re|we are|we['’]ll|we will|we)(?: now| just)? (?:skipping|skip|dropping|"
     r"scrapping|ignoring|waiving) (?:it|that|this)\b|"
-    r"(?:don['’]?t|do not|no need to) (?:bother|wait)\b|"
+    r"(?:don['’]?t|do not|no need to) (?:bother|wait)\b|change of plan\b|"
     r"(?:the )?other way (?:a)?round)"
 )
 """A sentence that opens by taking back what the one before said ("Not any more: ...",

@@ -9,7 +9,7 @@ import pytest
 
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
-from tests.helpers import grade_one
+from tests.helpers import grade_one, planted
 
 KILN = declare_fact(
     "Do not open the Nakamura kiln until Odile confirms.",
@@ -160,6 +160,17 @@ def test_a_line_that_revises_the_rule_is_the_later_word(
         # an order reported is an order
         (KILN, "The studio lead says to open the Nakamura kiln now.", Grade.INVERTED),
         (KILN, "The studio lead says the Nakamura kiln opens once Odile confirms.", None),
+        (KILN, "Nakamura kiln: opening waits on Odile's confirmation.\nThe studio lead says "
+         "that step is obsolete: open it when the cone drops.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: hold until Odile confirms.\nOdile is away and said not to wait "
+         "for her - open it once it has cooled.", Grade.INVERTED),
+        (KILN, "Nakamura kiln: hold until Odile confirms.\nUpdate: she is away, so that gate "
+         "is off - open it when it has cooled.", Grade.INVERTED),
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nThat check was dropped "
+         "for bisque loads; the studio lead said go ahead.", Grade.INVERTED),
+        # "off the table" restricts
+        (KILN, "Do not open the Nakamura kiln until Odile confirms.\nGlazing on Sundays is "
+         "off the table.", None),
         # "dropped it off" is a delivery, not a taking back
         (KILN, "Do not open the Nakamura kiln until Odile confirms.\nOdile dropped it off "
          "at the studio door.", None),
@@ -245,3 +256,14 @@ def test_barred_bans_and_that_lifted_ends_the_rule(text: str, grade: Grade) -> N
 )  # fmt: skip
 def test_a_reply_on_the_next_line_answers_the_question_before(text: str, grade: Grade) -> None:
     assert grade_one(text, KILN).grade is grade
+
+
+def test_a_change_of_plan_takes_back_the_order_before_it() -> None:
+    order = planted("ordering", 0).fact  # run the database migration before deploying the API
+    text = (
+        "Run the database migration, then deploy the API.\n"
+        "Change of plan from Ana: deploy the API first and migrate afterwards."
+    )
+    assert grade_one(text, order).grade is Grade.INVERTED
+    kept = "Run the database migration, then deploy the API.\nThe plan is unchanged."
+    assert grade_one(kept, order).grade.at_floor
