@@ -43,14 +43,17 @@ from sim.tokens import Tokenizer
 from sim.types import Fact, FactGrade, Grade, Polarity
 
 
-def sentence_polarity(normalized: str, names: tuple[str, ...] = ()) -> Polarity:
+def sentence_polarity(
+    normalized: str, names: tuple[str, ...] = (), deferral: bool = True
+) -> Polarity:
     """A polarity class, so "must never" = "do not" = "no X" = "X deferred". `names` (the
     fact's own words that hold a cue, sim.grading.frames.cue_names) are read as names: "must
-    use a block size of 6" requires."""
+    use a block size of 6" requires. Without `deferral` (a value pin's), a hold keeps a value:
+    "the tanks must hold a salinity of 32 ppt" requires."""
     text = lemmas(normalized)
     for name in names:
         text = text.replace(name, " ")
-    clause = read_clause(text)
+    clause = read_clause(text, deferral)
     if clause.reading is Reading.FORBID:
         return Polarity.FORBID
     if clause.exclusive and RELATION_RE.search(clause.text):  # "only X after Y": a gate

@@ -125,7 +125,7 @@ def declare_fact(
             if abs(min_span_tokens) > MAX_TOKENS
             else f"{where}: floor.min_span_tokens={min_span_tokens} must be >= 0"
         )
-    reads_as = sentence_polarity(norm, cue_names(groups))
+    reads_as = sentence_polarity(norm, cue_names(groups), deferral="value" not in anchors)
     if polarity is None:
         pol = reads_as
     else:

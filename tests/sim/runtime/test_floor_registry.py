@@ -280,3 +280,15 @@ def test_a_bound_word_inside_a_setting_is_a_name() -> None:
         cls="value_pin",
     )
     assert grade_one("Dispatch optimizer: max stop count 18.", fact).grade.at_floor
+
+
+def test_a_pin_held_at_a_value_requires_it() -> None:
+    # "hold" defers an act; a value pin's "must hold a salinity of 32 ppt" keeps a value
+    fact = declare_fact(
+        "The oyster depuration tanks must hold a salinity of 32 ppt.",
+        {"object": ["oyster depuration tanks"], "setting": ["salinity"], "value": ["32 ppt"]},
+        fact_id="salinity",
+        cls="value_pin",
+    )
+    assert fact.polarity is Polarity.REQUIRE
+    assert grade_one("Oyster depuration tanks: salinity 28 ppt.", fact).grade is Grade.INVERTED
