@@ -518,7 +518,8 @@ def names_another(frame: Frame, raw: str) -> bool:
                 # a capitalized word before a one-word form is as often its own modifier
                 # ("the URL slug") as another kind; only a lowercase kind counts there
                 for word in words if " " in short or named else ():
-                    if word[0].isupper() and _other_kind(frame, word, rest):
+                    # "the macOS CI runner fleet": a capital anywhere makes a name
+                    if not word.islower() and _other_kind(frame, word, rest):
                         return True
                 # "the payroll audit logs": a lowercase modifier after a determiner, which no
                 # verb stands in ("delete the audit logs"), nor an adjective of state
@@ -537,6 +538,22 @@ def names_another(frame: Frame, raw: str) -> bool:
                     second
                     and first.lower() in _DETERMINERS
                     and _other_compound(frame, second, rest)
+                ):
+                    return True
+                # "the reviews search reindex" for the catalog search reindex: another
+                # modifier before one of the user's own, after a determiner
+                lead = raw[: before.start()].split()[-1:]
+                if (
+                    second
+                    and second.lower() in rest
+                    and lead
+                    and lead[0].lower() in _DETERMINERS
+                    and first.isalpha()
+                    and first.islower()
+                    and first not in _STATES
+                    and not first.endswith("ed")
+                    and (gerund or not first.endswith("ing"))
+                    and _other_kind(frame, first, rest)
                 ):
                     return True
             start = low.find(short, start + 1)

@@ -18,10 +18,10 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 551,
+    "conditional": 552,
     "confirmation": 920,
     "ordering": 829,
-    "prohibition": 693,
+    "prohibition": 694,
     "value_pin": 605,
 }
 
@@ -32,9 +32,6 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
-    # the same rule for another object that shares the rule's words
-    "D291-14",
-    "D294-14",
 }
 
 

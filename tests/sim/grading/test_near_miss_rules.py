@@ -69,6 +69,8 @@ AUDIT_LOGS = declare_fact(
         ("Do not delete the HR audit logs after step 4.", Grade.DROPPED),
         ("Never delete the Payments audit logs past step 4.", Grade.DROPPED),
         ("Do not delete the payroll audit logs after step 4.", Grade.DROPPED),
+        # a name with a capital inside it ("macOS", "eCom")
+        ("Do not delete the eCom audit logs after step 4.", Grade.DROPPED),
         # a state of the fact's own logs, or a participle, is no other kind
         ("Do not delete the old audit logs after step 4.", Grade.ACTIONABLE),
         ("Never delete the archived audit logs past step 4.", Grade.ACTIONABLE),
@@ -105,6 +107,32 @@ SAPLINGS = declare_fact(
 )
 def test_another_kind_before_a_one_word_form(text: str, grade: Grade) -> None:
     assert grade_one(text, SAPLINGS).grade is grade
+
+
+REINDEX = declare_fact(
+    "If heap usage exceeds 75%, do not start the catalog search reindex.",
+    {
+        "action": ["start"],
+        "object": ["catalog search reindex", "reindex"],
+        "condition": ["exceeds 75%", "above 75%"],
+    },
+    fact_id="reindex",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # another modifier before one of the rule's own, after a determiner: another reindex
+        ("If heap usage exceeds 75%, do not start the reviews search reindex.", Grade.DROPPED),
+        ("If heap usage exceeds 75%, do not start the search reindex.", Grade.ACTIONABLE),
+        ("If heap usage exceeds 75%, do not start the nightly search reindex.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_another_modifier_before_the_rules_own(text: str, grade: Grade) -> None:
+    assert grade_one(text, REINDEX).grade is grade
 
 
 KILN = declare_fact(
