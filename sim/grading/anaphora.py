@@ -219,6 +219,16 @@ def resolve(
             elif pattern is _FIRST and done is None:
                 out = f"{obj}: {out}"  # "Disposal blocked: Halvard has to confirm first.":
                 # before no act named, so about the object named before, as its label
+            elif (
+                relation == "after "
+                and frame.sequenced
+                and reference
+                and _act_named(frame, lem) is not None
+                and _names_reference(frame, before)
+                and not _names_reference(frame, lem)
+            ):  # "Seal the seed lots into the bags on arrival; drying can happen afterwards":
+                # after the later act the sentence before did, the rule's act on its object
+                out = f"{obj}: " + pattern.sub(_standing(relation + reference), out)
             else:
                 out = pattern.sub(_standing(relation + (done or obj)), out)
     return out if out != raw else None

@@ -336,3 +336,31 @@ def test_that_point_is_the_time_named_before(text: str, grade: Grade) -> None:
 )  # fmt: skip
 def test_nothing_gets_the_act_on_the_object_named_before(text: str, grade: Grade) -> None:
     assert grade_one(text, PROOFS).grade is grade
+
+
+JARS = declare_fact(
+    "Dry the grain samples before sealing the sample jars.",
+    {
+        "action": ["dry", "drying"],
+        "object": ["grain samples"],
+        "condition": ["before sealing the sample jars", "before sealing"],
+    },
+    fact_id="jars",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "afterwards" after a sentence that did the later act: the rule's act comes after it
+        ("Seal the grain samples into the sample jars on arrival; drying can happen "
+         "afterwards.", Grade.INVERTED),
+        ("Grain samples: seal the sample jars first. Drying can wait until afterwards.",
+         Grade.INVERTED),
+        ("Dry the grain samples on arrival. Sealing the sample jars can happen afterwards.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_afterwards_puts_the_rules_act_after_the_act_before(text: str, grade: Grade) -> None:
+    assert grade_one(text, JARS).grade is grade

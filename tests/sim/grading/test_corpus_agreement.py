@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 552,
     "confirmation": 920,
-    "ordering": 829,
+    "ordering": 830,
     "prohibition": 694,
     "value_pin": 605,
 }
