@@ -731,6 +731,10 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
     for kind, pattern in _VALUE_KINDS:
         if re.match(kind, v):
             return re.compile(pattern)
+    named = re.match(r"^([a-z][a-z-]*?)v? ?\d+(?:\.\d+)*$", v)
+    if named is not None:  # "TLS 1.2", "Python 3.11", "gzip 6": the name with another number
+        # (not a wildcard, "D27xx", "3.x"; a sentence's full stop ends the number)
+        return re.compile(rf"\b{re.escape(named.group(1))}v? ?\d+(?:\.\d+)*(?!\w|\.\w)")
     return None
 
 

@@ -22,7 +22,7 @@ REACHED = {
     "confirmation": 920,
     "ordering": 830,
     "prohibition": 694,
-    "value_pin": 605,
+    "value_pin": 608,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -528,3 +528,26 @@ def test_a_reading_is_no_setting_and_a_set_verb_is_no_other_setting(
 )  # fmt: skip
 def test_a_hedged_range_around_the_pin_is_degraded(text: str, grade: Grade) -> None:
     assert grade_one(text, FREEZER).grade is grade
+
+
+RUNTIME = declare_fact(
+    "The billing worker must use the runtime Python 3.11.",
+    {"object": ["billing worker"], "setting": ["runtime"], "value": ["Python 3.11"]},
+    fact_id="runtime",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a named version: the same name with another number is another value
+        ("Move the billing worker runtime to Python 3.12.", Grade.INVERTED),
+        ("Billing worker runtime: Python 3.11; never 3.12.", Grade.ACTIONABLE),
+        ("Billing worker runtime stays Python 3.11.", Grade.ACTIONABLE),
+        # a wildcard names no other value
+        ("Billing worker runtime: some Python 3.x.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_named_versions_other_number_is_another_value(text: str, grade: Grade) -> None:
+    assert grade_one(text, RUNTIME).grade is grade
