@@ -33,7 +33,7 @@ from sim.grading.lexicon import (
     Relation,
 )
 from sim.grading.mentions import gist, label_names_object
-from sim.grading.modality import Clause, Reading, read_clause
+from sim.grading.modality import REPLY_NO, Clause, Reading, read_clause
 from sim.grading.plans import LATER_STEP
 from sim.grading.references import covers, relation_of, stem
 from sim.grading.regions import Region, denied_condition, done_by_relative, region
@@ -346,6 +346,9 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         _LEADING.sub("", normalize(clause.raw[label_end + 1 :])[1:]) if label_end >= 0 else opening
     )  # "Infra todo: delete the old backups now": an order under its label
     acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
+    if not acts and clause.raw and (reply := REPLY_NO.match(clause.raw)) is not None:
+        # "Answer: no - grant it now": the order after the reply
+        acts = normalize(clause.raw[reply.end() :])[1:].startswith(frame.imperatives)
     if not acts and (told := _TOLD_TO.search(opening)) is not None:
         # "the studio lead says to open the kiln now": an order, reported
         acts = opening[told.end() :].startswith(frame.imperatives)

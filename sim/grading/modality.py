@@ -163,6 +163,10 @@ class Clause:
     gesture: bool = False  # gestures at a rule without stating it ("leave it alone for now")
 
 
+# "Answer: no - grant it now", "No, ship it": the no answers what was asked before
+REPLY_NO = re.compile(r"(?i)^\W*(?:(?:answer|reply|decision)\s*:\s*)?no\s*(?:-|–|—|,)\s+(?!no\b|not\b)")
+
+
 def _revokes(s: str) -> bool:
     """A revocation cue that no negation before it denies: "the rate buffer cannot be waived"
     keeps the restriction ("not needed" is a cue of its own, and no such denial)."""
@@ -195,6 +199,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     correction = _NOT_BEFORE.search(s)  # "after the user says yes, not before": exclusive
     if correction is not None:
         s = s[: correction.start()] + " only " + s[correction.end() :]
+    if raw and " no " in s[:16] and REPLY_NO.match(raw):
+        s = s.replace(" no ", " ", 1)  # "Answer: no - grant it now": a reply, not a negation
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
     trail = _TRAILING.search(raw.lower()) if raw and " " in raw else None

@@ -252,6 +252,9 @@ def test_barred_bans_and_that_lifted_ends_the_rule(text: str, grade: Grade) -> N
         # a yes with no question before it is a line of its own
         ("Do not open the Nakamura kiln until Odile confirms.\nYes, the shelves are in.",
          Grade.VERBATIM),
+        # a reply "no" before an order: the order, with no negation of its own
+        ("Crew asked whether the Nakamura kiln needs Odile to confirm before opening.\n"
+         "Answer: no - open it now.", Grade.INVERTED),
     ],
 )  # fmt: skip
 def test_a_reply_on_the_next_line_answers_the_question_before(text: str, grade: Grade) -> None:
