@@ -376,7 +376,7 @@ REVISION_RE = re.compile(
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
     r"not any ?more|any ?more|now optional|optional now|(?:n'?t|not) apply|overturned|"
     # "Kofi says that step is obsolete", "said not to wait for her", "Change of plan from Ivan:"
-    r"obsolete|redundant|unnecessary|change of plan|plan (?:has )?changed|"
+    r"obsolete|redundant|unnecessary|change of plan|plan (?:has )?changed|answer: no|"
     r"(?:not|n'?t|no need) (?:to )?(?:wait|bother)|"
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"

@@ -164,7 +164,9 @@ class Clause:
 
 
 # "Answer: no - grant it now", "No, ship it": the no answers what was asked before
-REPLY_NO = re.compile(r"(?i)^\W*(?:(?:answer|reply|decision)\s*:\s*)?no\s*(?:-|–|—|,)\s+(?!no\b|not\b)")
+REPLY_NO = re.compile(
+    r"(?i)^\W*(?:(?:answer|reply|decision)\s*:\s*)?no\s*(?:-|–|—|,)\s+(?!no\b|not\b)"
+)
 
 
 def _revokes(s: str) -> bool:

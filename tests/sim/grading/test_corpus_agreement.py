@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 552,
-    "confirmation": 920,
+    "confirmation": 921,
     "ordering": 830,
     "prohibition": 694,
     "value_pin": 608,
