@@ -73,10 +73,17 @@ def _pairs(line: str) -> str | None:
         return None
     lead = line[: found[0].start()].strip().rstrip(":|-").strip()
     out = []
+    carry = ""  # words after a ";" lead the pair after them: "ok; rule: vent after_step=4"
     for i, m in enumerate(found):
-        said = (f"{lead}: " if lead else "") + _leaf(m.group(1), m.group(2))
+        said = (f"{lead}: " if lead else "") + (f"{carry} " if carry else "")
+        said += _leaf(m.group(1), m.group(2))
         end = found[i + 1].start() if i + 1 < len(found) else len(line)
-        rest = line[m.end() : end].strip(" ;,|")  # "dropout=? (user specified, check notes)"
+        rest = line[m.end() : end]
+        carry = ""
+        if i + 1 < len(found) and ";" in rest:
+            rest, carry = rest.rsplit(";", 1)
+            carry = carry.strip(" ,|")
+        rest = rest.strip(" ;,|")  # "dropout=? (user specified, check notes)"
         out.append(f"{said} {rest}" if rest else said)
         if not lead and i == 0 and len(found) > 1:
             lead = _record_name(m.group(1), f"{m.group(2)} {rest}".strip())
@@ -93,11 +100,9 @@ def _record_name(key: str, value: str) -> str:
     return f"{_words(key)} {bare}" if bare[:1].isdigit() else bare
 
 
-_NAME_WORD = re.compile(r"[A-Za-z]{2,}")
+_NAME_WORD = re.compile(r"[A-Za-z]{2,}")  # "A-strike vacuum pan", "24-117 Halloran"
 # an identifier, not a word or a number: "static-assets", "web_blue", "etch-03"
-_SLUG = re.compile(
-    r"[A-Za-z][A-Za-z\d]*(?:[-_][A-Za-z\d]+)+"
-)  # "A-strike vacuum pan", "24-117 Halloran"
+_SLUG = re.compile(r"[A-Za-z][A-Za-z\d]*(?:[-_][A-Za-z\d]+)+")
 
 
 def _inline_json(line: str) -> list[str] | None:

@@ -21,7 +21,7 @@ REACHED = {
     "conditional": 552,
     "confirmation": 921,
     "ordering": 830,
-    "prohibition": 694,
+    "prohibition": 695,
     "value_pin": 608,
 }
 

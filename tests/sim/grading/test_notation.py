@@ -81,6 +81,10 @@ def test_pairs_are_led_by_the_text_before_them() -> None:
     assert prose_lines("pool: workers=8 queue=fifo (agreed)") == [
         "pool: workers: 8; pool: queue: fifo (agreed)"
     ]
+    # words after a semicolon lead the pair after them, not the one before
+    assert prose_lines(
+        "run: step=3/9; ok=yes; rule: payroll batch reprocess_after_step=3 -> NO"
+    ) == ["run: step: 3/9; run: ok; run: rule: payroll batch reprocess after step: 3 -> NO"]
 
 
 @pytest.mark.parametrize(
