@@ -129,30 +129,17 @@ REVOCATION += tuple(
 before a gate's own verb lifts the gate ("the downgrade no longer waits on the user")."""
 _ENDED_PAST = ("lifted", "dropped", "waived", "scrapped", "rescinded", "cancelled", "revoked",
                "withdrawn", "removed", "overturned", "reversed")  # fmt: skip
-REVOCATION += (
-    tuple(
-        # "we used to fix it at 42 feet. That's lifted": a statement of the rule, ended
-        f"{p} {aux} {v}"
-        for p in (
-            "that",
-            "this",
-            "that step",
-            "this step",
-            "that check",
-            "that order",
-            "that requirement",
-            "that rule",
-        )
-        for aux in ("is", "was", "has been", "is now", "has now been", "got")
-        for v in _ENDED_PAST
-    )
-    + tuple(
-        f"{s} {v} {p}"  # "We dropped that this week"
-        for s in ("we", "they", "you")
-        for v in (*_ENDED_PAST, "have lifted", "have dropped", "have waived", "have scrapped")
-        for p in ("that", "this")
-    )
-    + tuple(f"{p} no longer {v}" for p in ("that", "this") for v in ("apply", "hold", "stand"))
+REVOCATION += tuple(
+    f"{p} no longer {v}" for p in ("that", "this") for v in ("apply", "hold", "stand")
+)
+_ENDED_WORDS = "|".join(sorted({lemma_phrase(v) for v in _ENDED_PAST}, key=len, reverse=True))
+_ENDED_STATED = (
+    # "we used to fix it at 42 feet. That's lifted", "That step is dropped for this window": a
+    # statement of the rule, ended; "We dropped that this week". One pattern in lemma space,
+    # not 600 phrases: a flat alternation costs a try per phrase per position
+    r"(?<![\w-])(?:that|this)(?: (?:step|check|order|requirement|rule))?"
+    r" (?:is|be|have be|is now|have now be|get) (?:" + _ENDED_WORDS + r")(?![\w-])"
+    r"|(?<![\w-])(?:we|they|you) (?:have )?(?:" + _ENDED_WORDS + r") (?:that|this)(?![\w-])"
 )
 
 RESTRICTION_NOUNS = (
@@ -174,8 +161,11 @@ _STRUCK_FROM = (
     + r")(?![\w-])"
 )  # one pattern, not 160 phrases: a flat alternation costs a try per phrase per position
 REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
-REVOCATION += tuple(f"{n} {aux} off" for n in RESTRICTION_NOUNS for aux in ("is", "was", "now"))
-""""So that gate is off": ended (not "off the table" or "off-limits", which restrict)."""
+_ENDED_OFF = (
+    # "so that gate is off": ended (not "off the table" or "off-limits", which restrict)
+    r"(?<![\w-])(?:" + "|".join(lemma_phrase(n) for n in RESTRICTION_NOUNS) + r") (?:is|be|now) off"
+    r"(?![\w-])"
+)
 REVOCATION += tuple(
     # "Yetunde's confirmation is no longer a precondition for unsealing the bags" (lemma space
     # drops the article)
@@ -473,7 +463,9 @@ NEGATION_RE = re.compile(
 )
 DEFERRAL_RE = _any(DEFERRAL)
 PERMISSION_RE = _any(PERMISSION)
-REVOCATION_RE = re.compile(_any(REVOCATION).pattern + "|" + _STRUCK_FROM)
+REVOCATION_RE = re.compile(
+    _any(REVOCATION).pattern + "|" + _STRUCK_FROM + "|" + _ENDED_STATED + "|" + _ENDED_OFF
+)
 WEAK_REVOCATION_RE = re.compile(
     _any(WEAK_REVOCATION).pattern
     # a bare "whenever" is any time ("rotate it whenever"); one that opens a condition is the
