@@ -913,9 +913,25 @@ _NOT_STOPPED = re.compile(
 )
 
 
+_DENIED_REVOCATION = re.compile(
+    # a passive or perfect ("has not been lifted", "cannot be waived", "nobody has waived"),
+    # not an order ("do not revoke the certificate" is an act of its own)
+    r" (?:not|never|nobody|no one)(?: ever)?(?: (?:be|have|get|being))+ (optional|waive|lift|"
+    r"rescind|revoke|relax|overturn|withdraw|suspend|drop|remove|cancel|scrap)(?= )"
+    r"| not (optional)(?= )"
+)
+
+
 def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
     """`read_clause`, with the fact's own words that hold a cue ("if a ticket is tagged legal
     hold") left out of the modality: the hold is the condition's name, not a restriction."""
+    if (" not " in text or " never " in text or " nobody " in text) and _DENIED_REVOCATION.search(
+        text
+    ):  # "that is not optional", "it cannot be waived": the rule said to stand, which neither
+        # forbids nor requires the act (the rule's own words say which); not where the word is
+        # the rule's own act ("the signing key must not be revoked")
+        acts = {w for a in frame.actions for w in a.split()}
+        text = _DENIED_REVOCATION.sub(lambda m: m.group(0) if m.group(1) in acts else " ", text)
     clause = read_clause(text, frame.deferral, raw)
     if not frame.values and clause.exclusive and (cut := lx.EXCEPT_WORD_RE.search(text)):
         # "do not flush it after step 2, except for hotfixes": outside a pin, the exception

@@ -1403,8 +1403,11 @@ def revised(
     found = resolved_one(fact, m, pairs[at][2], unit, counter)
     if found is not None and found[0] == INVERTED:
         return found
-    if lx.STRONG_REVISION_RE.match(unit[0].lower()):
-        # "Not any more: ...", "Keiko reversed that this morning - prime first": taken back
+    if lx.STRONG_REVISION_RE.match(unit[0].lower()) or (
+        found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED
+    ):
+        # "Not any more: ...", "Keiko reversed that this morning - prime first": taken back;
+        # "We've scrapped that." after a pin: the whole rule, though it names no part of it
         raw = f"{said} {unit[0]}"
         grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
         return INVERTED, grade
@@ -1417,8 +1420,17 @@ def revising(raw: str) -> bool:
     opening that takes it back (STRONG_REVISION_RE)."""
     low = raw.lower()
     return (
-        _PRONOUN.search(low) is not None and lx.REVISION_RE.search(low) is not None
+        _PRONOUN.search(low) is not None
+        and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
     ) or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
+
+
+# a revision's word denied by the words just before it: "that has not been lifted", "it
+# cannot be waived", "nobody has waived it" keep the rule
+_DENIED = re.compile(
+    r"\b(?:not|never|nobody|no one|none|cannot|can't|won't|isn't|hasn't|wasn't|haven't|"
+    r"hasn’t|isn’t)(?:\s+\S+){0,2}\s*$"
+)
 
 
 def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:

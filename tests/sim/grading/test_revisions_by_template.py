@@ -1,0 +1,72 @@
+"""Every training rule of the grader corpus, stated whole, then one more line about it: a line
+that takes it back (nothing the rule says survives it) may never leave it kept, and a line
+that says it still stands, or denies its revocation, may never take it away. Written here
+from templates, not hand-labelled; the corpus's held-out rules are left out, as in
+test_plain_inversions.py, so nothing is tuned to them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.grade import grade_text
+from sim.tokens import get_counter
+from tests.sim.grading.corpus import CORPUS, bench
+
+TAKEN_BACK = (
+    "Scratch that - it no longer applies.", "Update: that has been lifted.",
+    "That's been overturned.", "Change of plan: we're dropping that.",
+    "Ignore that; it's obsolete now.", "That was reversed this morning.",
+    "Not anymore - the lead waived it.", "Correction: that rule was withdrawn.",
+    "Forget that, it doesn't apply any more.", "That requirement has been removed.",
+    "The lead cancelled that yesterday.", "That's no longer the case.", "We've scrapped that.",
+    "Turns out that's not needed.", "Drop that; it was a misunderstanding.",
+)  # fmt: skip
+STANDS = (
+    "That still applies.", "This was confirmed again today.", "It stays in force.",
+    "That has not been lifted.", "Nobody has waived it.", "Update: still in effect.",
+    "The lead repeated that this morning.", "That is not optional.", "It cannot be waived.",
+    "Keep that in mind for the next shift.",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    held = {
+        c.fact
+        for path in sorted(CORPUS.glob("declared*.jsonl"))
+        for c in bench.load_cases(path)
+        if c.split == "heldout"
+    }
+    facts = bench.corpus_facts()
+    declared = {c.fact for p in sorted(CORPUS.glob("declared*.jsonl")) for c in bench.load_cases(p)}
+    return [facts[f] for f in sorted(declared - held)]
+
+
+def test_the_probe_covers_many_rules_of_every_class(rules) -> None:  # type: ignore[no-untyped-def]
+    assert len(rules) >= 150
+    assert {f.cls for f in rules} == {
+        "prohibition", "ordering", "value_pin", "conditional", "confirmation"
+    }  # fmt: skip
+
+
+def test_a_line_that_takes_the_rule_back_never_leaves_it_kept(rules) -> None:  # type: ignore[no-untyped-def]
+    counter = get_counter()
+    kept = [
+        (f.fact_id, line)
+        for f in rules
+        for line in TAKEN_BACK
+        if grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
+    ]
+    assert kept == [], kept[:10]
+
+
+def test_a_line_that_says_the_rule_stands_never_takes_it_away(rules) -> None:  # type: ignore[no-untyped-def]
+    counter = get_counter()
+    lost = [
+        (f.fact_id, line)
+        for f in rules
+        for line in STANDS
+        if not grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
+    ]
+    assert lost == [], lost[:10]
