@@ -934,16 +934,19 @@ def _loosened(frame: Frame, clause: Clause) -> bool:
     """A pinned value bounded to a range ("at least 3 replicas", "9464 or higher") or kept only
     in a scope other than the object ("3 replicas only in staging"): no longer the pin."""
     text = clause.text
+    # "max stop count", "minimum protocol version": a name, no bound (blanked in place, before
+    # the window is cut, so a name the window cuts in two is still no bound)
+    named = text
+    for name in (*frame.settings, *frame.objects):
+        named = named.replace(name, " " * len(name))
     for v in frame.values:
-        at = text.find(v)
+        at = named.find(v)
         if at < 0:
             continue
         # whole words only: a window cut mid-word reads "car" as "ca" (circa), "mini" as "min"
-        start = text.rfind(" ", 0, max(1, at - 16))
-        end = text.find(" ", at + len(v) + 12)
-        near = text[max(0, start) : end if end >= 0 else len(text)]
-        for name in (*frame.settings, *frame.objects):  # "max stop count": a name, no bound
-            near = near.replace(name, " ")
+        start = named.rfind(" ", 0, max(1, at - 16))
+        end = named.find(" ", at + len(v) + 12)
+        near = named[max(0, start) : end if end >= 0 else len(named)]
         bound = BOUND_RE.search(near)
         if bound is not None and not (frame.cap and UPPER_BOUND_RE.search(near)):
             return True  # a cap's own bound ("no more than 18 stops") is the pin

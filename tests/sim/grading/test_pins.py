@@ -551,3 +551,23 @@ RUNTIME = declare_fact(
 )  # fmt: skip
 def test_a_named_versions_other_number_is_another_value(text: str, grade: Grade) -> None:
     assert grade_one(text, RUNTIME).grade is grade
+
+
+LISTENER = declare_fact(
+    "The public API listener must use a minimum TLS version of TLS 1.2.",
+    {"object": ["public API listener"], "setting": ["minimum TLS version"], "value": ["TLS 1.2"]},
+    fact_id="listener",
+    cls="value_pin",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a bound word inside the setting's own name bounds nothing, wherever the value stands
+        ("Use TLS 1.2 as the minimum TLS version of the public API listener.", Grade.ACTIONABLE),
+        ("Public API listener: TLS 1.2 or higher.", Grade.DEGRADED),
+    ],
+)
+def test_a_bound_in_the_settings_name_is_no_bound(text: str, grade: Grade) -> None:
+    assert grade_one(text, LISTENER).grade is grade
