@@ -1281,6 +1281,10 @@ def alluded(fact: Fact, m: Matcher, sentences: Sentences, counter: Tokenizer) ->
     return dropped(fact)
 
 
+# an order of care with no subject of its own: "handle with care", "be careful", "go easy"
+_CARE_ORDER = re.compile(r" (?:handle|be|tread|go|take|proceed|mind|watch|treat) ")
+
+
 def allusion(
     fact: Fact, m: Matcher, units: Sequence[Unit], index: int, counter: Tokenizer
 ) -> FactGrade | None:
@@ -1297,7 +1301,12 @@ def allusion(
         if index + 1 >= len(units):
             return None
         after = units[index + 1]
-        if anaphora.first(after[0]) is None or not cautions(after[2]):
+        # "... has been flaky this week; handle with care": a pronoun, or a caution too
+        # short to have a subject of its own
+        if not cautions(after[2]) or (
+            anaphora.first(after[0]) is None
+            and not (len(after[2].split()) <= 4 and _CARE_ORDER.match(after[2]))
+        ):
             return None
         raw = f"{raw} {after[0]}"
     return FactGrade(fact.fact_id, Grade.DEGRADED, counter.count(raw), fact.floor.required, raw)

@@ -291,7 +291,8 @@ CAUTION = (
     "proper", "properly", "follow the usual", "coordination", "needs review", "senior review",
     "within its rated", "within limits", "limits apply",
     "required", "reasonably", "reasonable", "proper order", "right order", "correct order",
-    "sequencing",
+    "sequencing", "safety-critical", "safety critical", "touchy", "tricky", "delicate",
+    "risky", "handle with care", "be conservative", "needs regular checks", "needs checks",
 )  # fmt: skip
 """Words that say a rule is there without stating it ("Regularization settings were fixed by
 the user", "Denials need a senior review"): with the rule's topic and none of its anchors, a

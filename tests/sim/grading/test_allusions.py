@@ -43,6 +43,10 @@ KILN = declare_fact(
         (MAILBOX, "Support mailbox: follow the usual process."),
         (MAILBOX, "Make sure the support mailbox is handled properly."),
         (TILES, "Keep the render farm within its rated settings."),
+        # a thing said to be risky or delicate; a short order of care after the topic
+        (KILN, "The glaze kiln is a delicate one this month."),
+        (PAYROLL, "The payroll batch is safety-critical for the close."),
+        (MAILBOX, "The support mailbox has been flaky; handle with care."),
     ],
 )
 def test_an_allusion_to_the_rules_topic_is_degraded(fact: Fact, text: str) -> None:
@@ -70,6 +74,8 @@ def test_an_allusion_to_the_rules_topic_is_degraded(fact: Fact, text: str) -> No
         # nothing went wrong: a report, not a ban
         (PAYROLL, "Payroll batch healthy, no errors in the last export."),
         (KILN, "Glaze kiln shelves inspected without issues; firing log attached."),
+        # a short status after the topic is no order of care
+        (KILN, "Glaze kiln loaded; attention heads scored."),
     ],
 )
 def test_a_status_or_another_topic_stays_dropped(fact: Fact, text: str) -> None:
