@@ -1283,6 +1283,14 @@ def alluded(fact: Fact, m: Matcher, sentences: Sentences, counter: Tokenizer) ->
 
 # an order of care with no subject of its own: "handle with care", "be careful", "go easy"
 _CARE_ORDER = re.compile(r" (?:handle|be|tread|go|take|proceed|mind|watch|treat) ")
+CARE_START = re.compile(r"^[\W_]*(?:handle|be|tread|go|take|proceed|mind|watch|treat)\b", re.I)
+"""The raw opening of such an order (sim.grading.grade_lines marks the lines that may)."""
+
+
+def care_order(lemma_text: str) -> bool:
+    """A caution too short to have a subject of its own, said after the sentence naming the
+    rule's object, alludes to the rule as a pronoun's sentence does ("handle with care")."""
+    return len(lemma_text.split()) <= 4 and _CARE_ORDER.match(lemma_text) is not None
 
 
 def allusion(
@@ -1304,8 +1312,7 @@ def allusion(
         # "... has been flaky this week; handle with care": a pronoun, or a caution too
         # short to have a subject of its own
         if not cautions(after[2]) or (
-            anaphora.first(after[0]) is None
-            and not (len(after[2].split()) <= 4 and _CARE_ORDER.match(after[2]))
+            anaphora.first(after[0]) is None and not care_order(after[2])
         ):
             return None
         raw = f"{raw} {after[0]}"

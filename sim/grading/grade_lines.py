@@ -22,6 +22,7 @@ from sim.grading.allusions import cautions, may_caution, names_topic
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
+    CARE_START,
     INVERTED,
     LIGHT_VERBS,
     OPENERS,
@@ -31,6 +32,7 @@ from sim.grading.grade import (
     Matcher,
     allusion,
     better,
+    care_order,
     dropped,
     evidence,
     matcher,
@@ -498,8 +500,13 @@ class LineGrader:
         if kind & _CUE_PRONOUN:
             units = line_sentences(line)
             first = units[0] if units else None
-            if first is None or anaphora.first(first[0]) is None or not cautions(first[2]):
-                kind &= ~_CUE_PRONOUN  # its first sentence holds no pronoun and cue
+            if (
+                first is None
+                or not cautions(first[2])
+                or (anaphora.first(first[0]) is None and not care_order(first[2]))
+            ):
+                kind &= ~_CUE_PRONOUN  # its first sentence holds no pronoun (nor a short
+                # order of care) and cue
         return found, mark | (kind & ~_PRONOUN)
 
 
@@ -564,7 +571,7 @@ def _static_marks(line: str, key: str) -> int:
     if anaphora.first(line) is not None:
         kind |= _PRONOUN
     if may_caution(key):
-        kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN else 0)
+        kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN or CARE_START.match(line) else 0)
     if revising(line):
         kind |= _REVISING
     if len(_STATIC) >= _MAX_STATIC:

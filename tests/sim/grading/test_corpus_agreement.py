@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 552,
-    "confirmation": 921,
+    "conditional": 553,
+    "confirmation": 924,
     "ordering": 830,
-    "prohibition": 695,
-    "value_pin": 608,
+    "prohibition": 697,
+    "value_pin": 611,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -64,6 +64,7 @@ def _pool(history: History) -> list[str]:
     shaped += [f"The {p['object']} is ready. {p['action']} waits." for p in parts if len(p) > 2]
     shaped += [f"The {p['object']} is ready.\nNothing gets {p['action']} until the user confirms."
                for p in parts if "action" in p] + ["Value: 7."]  # fmt: skip
+    shaped += [f"The {p['object']} is ready.\nHandle with care." for p in parts]
     # a question and the line that answers it (sim.grading.sentences.line_role)
     shaped += [f"{w}?" for w in tails] + ["→ it stays off", "- then: hold it", "Then no restarts."]
     # a line that revises the rule a line before kept (sim.grading.grade.revised)
