@@ -471,20 +471,27 @@ _CAP = re.compile(r" (?:cap|limit|max|maximum|ceiling|at most|no more than|up to
 
 
 def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
-    """The object's shorter forms that end its full form, each with the full form's other
-    words (lemma space): "screening hit" of "sanctions screening hit", "seedlings" of "tomato
-    seedlings"."""
-    full = objects[0].lower().split()
+    """The object's shorter forms made of its full form's words, each with the full form's
+    other words (lemma space): "screening hit" of "sanctions screening hit", "seedlings" of
+    "tomato seedlings", "timpani" of "timpani crates"."""
+    full = lemmas(" " + objects[0].lower() + " ").split()
     own = frozenset(lemmas(" " + " ".join(objects).lower() + " ").split())
     out = []
     for form in objects[1:]:
         words = form.lower().split()
-        if 0 < len(words) < len(full) and full[-len(words) :] == words:
+        said = lemmas(" " + form.lower() + " ").split()  # "ballot box" of "ballot boxes"
+        if 0 < len(said) < len(full) and _subsequence(said, full):
+            # "accrual entries" of "accrual journal entries", "timpani" of "timpani crates"
             # every word of the user's own forms is the object's ("schema migration" beside
             # "database migration"), none of the shorter form's
             rest = own - frozenset(lemmas(" " + " ".join(words) + " ").split())
             out.append((" ".join(words), rest))
     return tuple(out)
+
+
+def _subsequence(words: list[str], full: list[str]) -> bool:
+    it = iter(full)
+    return all(w in it for w in words)
 
 
 _NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)\s+(?:([A-Za-z0-9][\w-]*)\s+)?$")

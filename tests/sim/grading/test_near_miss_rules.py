@@ -210,3 +210,41 @@ CONSUMERS = declare_fact(
 )
 def test_a_compound_modifier_of_other_words_names_another_kind(text: str, grade: Grade) -> None:
     assert grade_one(text, CONSUMERS).grade is grade
+
+
+ENTRIES = declare_fact(
+    "Do not repost the accrual journal entries after step 7.",
+    {
+        "action": ["repost"],
+        "object": ["accrual journal entries", "accrual entries"],
+        "condition": ["after step 7"],
+    },
+    fact_id="accruals",
+)
+CRATES = declare_fact(
+    "Do not load the timpani crates until Marisol confirms.",
+    {
+        "action": ["load"],
+        "object": ["timpani crates", "timpani"],
+        "condition": ["until Marisol confirms", "Marisol confirms"],
+    },
+    fact_id="timpani",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "grade"),
+    [
+        # a shorter form made of the full form's words, not only its last ones, under
+        # another kind's modifier after a determiner
+        (ENTRIES, "Do not repost the payroll accrual entries after step 7.", Grade.DROPPED),
+        (ENTRIES, "Do not repost the accrual entries after step 7.", Grade.ACTIONABLE),
+        (CRATES, "Do not load the spare timpani until Marisol confirms.", Grade.DROPPED),
+        (CRATES, "Do not load the timpani until Marisol confirms.", Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_shorter_form_inside_the_full_one_under_another_name(
+    fact: Fact, text: str, grade: Grade
+) -> None:
+    assert grade_one(text, fact).grade is grade
