@@ -1259,12 +1259,12 @@ def grade_fact(fact: Fact, sentences: Sentences, counter: Tokenizer) -> FactGrad
             for i, unit in enumerate(pairs)
             if pointing_back(m, pairs[i - 1] if i else None, unit)
         )
-        if best is not None and best[0] <= ACTIONABLE:
-            best = revised(fact, m, pairs, counter, best)
-        else:
+        if best is None or best[0] > ACTIONABLE:
             best = with_resolved(fact, m, pointing, counter, best)
-            if best is not None and best[0] == DEGRADED:
-                best = revised(fact, m, pairs, counter, best)  # a remnant taken back
+        if best is not None and best[0] != INVERTED:
+            # the rule kept, read back or weakened (a remnant), then taken back: "Nothing gets
+            # wiped until the user confirms. Scratch that, ..." (as LineGrader reads it)
+            best = revised(fact, m, pairs, counter, best)
     if best is None:
         return alluded(fact, m, sentences, counter)
     return best[1]

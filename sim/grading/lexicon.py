@@ -263,6 +263,7 @@ HEDGE = (
     "whichever is cheaper", "whichever is faster", "whichever is easier",
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
     "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
+    "optionally", "when convenient", "if convenient", "nice to have",
     "sensible to", "prudent", "think twice", "to a minimum", "minimize", "minimise",
     "as few as possible", "as little as possible",
 )  # fmt: skip

@@ -1,7 +1,8 @@
 """Every training rule of the grader corpus, stated whole, then one more line about it: a line
 that takes it back (nothing the rule says survives it) may never leave it kept, and a line
-that says it still stands, or denies its revocation, may never take it away. Written here
-from templates, not hand-labelled; the corpus's held-out rules are left out, as in
+that says it still stands, or denies its revocation, may never take it away; the rule under
+a hedge ("Ideally, ...", "... if possible") is a suggestion, never kept. Written here from
+templates, not hand-labelled; the corpus's held-out rules are left out, as in
 test_plain_inversions.py, so nothing is tuned to them.
 """
 
@@ -27,6 +28,15 @@ STANDS = (
     "That has not been lifted.", "Nobody has waived it.", "Update: still in effect.",
     "The lead repeated that this morning.", "That is not optional.", "It cannot be waived.",
     "Keep that in mind for the next shift.",
+)  # fmt: skip
+
+
+HEDGED_BEFORE = (
+    "Ideally, ", "If possible, ", "Preferably, ", "Where practical, ", "Maybe ", "Perhaps ",
+    "If you can, ", "Optionally, ", "When convenient, ",
+)  # fmt: skip
+HEDGED_AFTER = (
+    " if possible.", " where feasible.", ", ideally.", " (nice to have).", " if there's time.",
 )  # fmt: skip
 
 
@@ -70,3 +80,15 @@ def test_a_line_that_says_the_rule_stands_never_takes_it_away(rules) -> None:  #
         if not grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
     ]
     assert lost == [], lost[:10]
+
+
+def test_a_rule_under_a_hedge_is_never_kept(rules) -> None:  # type: ignore[no-untyped-def]
+    counter = get_counter()
+    texts = [(f, *(h + f.text[0].lower() + f.text[1:] for h in HEDGED_BEFORE)) for f in rules]
+    kept = [
+        (f.fact_id, text)
+        for f, *hedged in texts
+        for text in (*hedged, *(f.text.rstrip(".") + h for h in HEDGED_AFTER))
+        if grade_text(text, [f], counter)[0].grade.at_floor
+    ]
+    assert kept == [], kept[:10]
