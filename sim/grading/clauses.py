@@ -16,8 +16,11 @@ import re
 from sim.grading import lexicon as lx
 from sim.grading.plans import LATER_STEP
 
+_OTHERS = r"(?:the rest|everything else|anything else|all other|any other|the other|others)\b"
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
+    # "(the rest of the checklist is optional)": an aside about the other things
+    r"|\s*\((?=" + _OTHERS + r")"
     r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
     # "the barley accessions, however, can be thawed": set off inside one clause, whose
     # subject stands before it

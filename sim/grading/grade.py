@@ -190,7 +190,8 @@ def evidence(
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
 _MAY_SPLIT = re.compile(
     r";|,\s*(?:but|and|so|yet|whereas|although|though|however|meanwhile|also|while)\b"
-    r"|\s(?:but|however|although|though|whereas|meanwhile)\s",
+    r"|\s(?:but|however|although|though|whereas|meanwhile)\s"
+    r"|\((?:the rest|everything else|anything else|all other|any other|the other|others)\b",
     re.IGNORECASE,
 )
 _INLINE_STEP = re.compile(r"\s" + LATER_STEP)  # "(1) ..., (2) ...": sim.grading.plans

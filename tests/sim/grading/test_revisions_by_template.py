@@ -1,7 +1,9 @@
 """Every training rule of the grader corpus, stated whole, then one more line about it: a line
 that takes it back (nothing the rule says survives it) may never leave it kept, and a line
 that says it still stands, or denies its revocation, may never take it away; the rule under
-a hedge ("Ideally, ...", "... if possible") is a suggestion, never kept. Written here from
+a hedge ("Ideally, ...", "... if possible") is a suggestion, never kept; and a clause that
+permits or lifts something else ("..., but you may clear the old logs now") leaves it as it
+is. Written here from
 templates, not hand-labelled; the corpus's held-out rules are left out, as in
 test_plain_inversions.py, so nothing is tuned to them.
 """
@@ -37,6 +39,18 @@ HEDGED_BEFORE = (
 )  # fmt: skip
 HEDGED_AFTER = (
     " if possible.", " where feasible.", ", ideally.", " (nice to have).", " if there's time.",
+)  # fmt: skip
+
+
+ABOUT_OTHERS_AFTER = (
+    ", but you may clear the old logs now.", "; feel free to restart the dashboard.",
+    ", and the team can skip the stand-up today.", ". Anything else is fine to change.",
+    ", although the printer can be moved whenever.", ". The cafeteria menu no longer matters.",
+    " (the rest of the checklist is optional).",
+)  # fmt: skip
+ABOUT_OTHERS_BEFORE = (
+    "Logs can be deleted freely, but ", "The old rule about badges was lifted; ",
+    "No need to wait for the courier. ",
 )  # fmt: skip
 
 
@@ -92,3 +106,19 @@ def test_a_rule_under_a_hedge_is_never_kept(rules) -> None:  # type: ignore[no-u
         if grade_text(text, [f], counter)[0].grade.at_floor
     ]
     assert kept == [], kept[:10]
+
+
+def test_a_clause_about_other_things_leaves_the_rule_as_it_is(rules) -> None:  # type: ignore[no-untyped-def]
+    counter = get_counter()
+    texts = [
+        (f, [f.text.rstrip(".") + t for t in ABOUT_OTHERS_AFTER]
+         + [h + f.text[0].lower() + f.text[1:] for h in ABOUT_OTHERS_BEFORE])
+        for f in rules
+    ]  # fmt: skip
+    lost = [
+        (f.fact_id, text)
+        for f, said in texts
+        for text in said
+        if not grade_text(text, [f], counter)[0].grade.at_floor
+    ]
+    assert lost == [], lost[:10]
