@@ -1360,19 +1360,19 @@ def plan_evidence(
             act = next((k for k, item in enumerate(items) if _takes_action(frame, item)), None)
         if act is None:
             continue
-        ref = next(
-            (
-                k
-                for k, lem in enumerate(lems)
-                if k != act
-                and any(
-                    covers(tuple(lem.split()), r.tokens) for r in frame.references if not r.antonym
-                )
-            ),
-            None,
-        )
-        if ref is None:
+        # the item that names the most of the reference: "4. paint hockey lines", not "2.
+        # white paint", where the rule's own short form is "before painting"
+        named = [
+            max(
+                (len(r.tokens) for r in frame.references
+                 if not r.antonym and covers(tuple(lem.split()), r.tokens)),
+                default=0,
+            ) if k != act else 0
+            for k, lem in enumerate(lems)
+        ]  # fmt: skip
+        if not any(named):
             continue
+        ref = named.index(max(named))
         raw = f"{items[min(act, ref)]} / {items[max(act, ref)]}"
         span = counter.count(raw)
         if (act < ref) == frame.ordering:

@@ -141,3 +141,27 @@ def test_the_later_act_may_be_stood_in_for_by_go(text: str, grade: Grade) -> Non
     """ "Goes out", "goes back to production": the far side of an ordering named by what its
     object does, as the rule's own act may be."""
     assert grade_one(text, CATALOGUE).grade is grade
+
+
+RINK = declare_fact(
+    "Seal the base ice before painting the hockey lines.",
+    {
+        "action": ["seal", "sealing"],
+        "object": ["base ice"],
+        "condition": ["before painting the hockey lines", "before painting"],
+    },
+    fact_id="rink",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # the item naming the most of the later act is its step, not one that shares a word
+        ("1. flood\n2. white paint\n3. seal base ice\n4. paint hockey lines", Grade.ACTIONABLE),
+        ("1. flood\n2. paint hockey lines\n3. seal base ice\n4. white paint", Grade.INVERTED),
+    ],
+)
+def test_the_later_act_is_the_item_that_names_the_most_of_it(text: str, grade: Grade) -> None:
+    assert grade_one(text, RINK).grade is grade
