@@ -33,6 +33,10 @@ _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) +
 _NT = re.compile(r"\b(\w+)n't\b")
 # "we'll climb it anyway" is "we will climb it": the modal is a cue ("well climb" is none)
 _PRONOUN_AUX = re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'(ll|re|ve|d|m)\b")
+_FRONTED_ONLY = re.compile(
+    r"\bonly (after|once|when|if|until) ([^,;.:]+?) (do|does|did|can|could|will|would|may|must|"
+    r"should|shall) ([^,;.:]+)"
+)
 _UNBLOCK_ON = re.compile(
     # not "unlock" (an act of its own, "not to be unlocked after step 4"), nor "after"/"when"
     r"(?<![\w-])un(block|freez|paus|hold)(?:e|s|es|ed|ing)?[ _](?:on|once|upon)\b"
@@ -184,6 +188,10 @@ def normalize(text: str) -> str:
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)
     if s.startswith("no ") or " no " in s:
         s = _NO_YES_NO.sub(r"no \2 without \1", s)  # "no Priyanka OK, no spraying": a gate
+    if "only " in s:
+        # "only after the check do the calls get released": the fronted case, put back after
+        # the clause it governs ("the calls get released only after the check")
+        s = _FRONTED_ONLY.sub(r"\4 only \1 \2", s)
     if "un" in s:
         # "unblock_on: rosalind_confirmation": a gate, blocked until it
         s = _UNBLOCK_ON.sub(lambda m: f"{_HELD_UNTIL[m.group(1)]} until", s)

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 553,
     "confirmation": 924,
-    "ordering": 831,
+    "ordering": 832,
     "prohibition": 697,
     "value_pin": 611,
 }
