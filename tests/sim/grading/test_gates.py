@@ -952,3 +952,27 @@ KAYAK_GROUPS = declare_fact(
 )
 def test_a_hold_in_the_consequent_refuses_the_act_under_its_case(text: str, grade: Grade) -> None:
     assert grade_one(text, KAYAK_GROUPS).grade is grade
+
+
+LEAK = declare_fact(
+    "Run the leak test before releasing the gas cylinders.",
+    {
+        "action": ["run", "running"],
+        "object": ["leak test"],
+        "condition": ["before releasing the gas cylinders", "before releasing"],
+    },
+    fact_id="leak",
+    cls="ordering",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a fronted "only after ... do": the clause it governs is the later act
+        "Only after the leak test do the gas cylinders get released.",
+        "Next: leak test on the rack.\nOnly once that is done do the gas cylinders get released.",
+    ],
+)
+def test_a_fronted_only_after_keeps_the_order(text: str) -> None:
+    assert grade_one(text, LEAK).grade.at_floor

@@ -62,8 +62,6 @@ CASES = {
             "Before deploying the API, run the database migration.",
             # the order is stated, so what it disregards is something else
             "Run the database migration before deploying the API, regardless of the hour.",
-            # a fronted "only after": the clause it governs comes after it
-            "Only after the database migration has run does the API get deployed.",
         ),
         ("The database migration still needs to run.", "Database migration to run first."),
         (
