@@ -33,6 +33,7 @@ _IRREGULAR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _IRREGULAR) +
 _NT = re.compile(r"\b(\w+)n't\b")
 # "we'll climb it anyway" is "we will climb it": the modal is a cue ("well climb" is none)
 _PRONOUN_AUX = re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'(ll|re|ve|d|m)\b")
+_FRONTED_HINT = re.compile(r"\bonly (?:after|once|when|if|until) ")
 _FRONTED_ONLY = re.compile(
     r"\bonly (after|once|when|if|until) ([^,;.:]+?) (do|does|did|can|could|will|would|may|must|"
     r"should|shall) ([^,;.:]+)"
@@ -182,17 +183,19 @@ def normalize(text: str) -> str:
     s = _IRREGULAR_RE.sub(lambda m: _IRREGULAR[m.group(1)], s)
     s = _NT.sub(r"\1 not", s)
     if "'" in s:
-        s = _HAS_BEEN.sub(r"\1 has been", s)  # "that's been overturned": "has", not "is"
-        s = _PRONOUN_AUX.sub(lambda m: f"{m.group(1)} {_AUX[m.group(2)]}", s)
+        if "'s been" in s:
+            s = _HAS_BEEN.sub(r"\1 has been", s)  # "that's been overturned": "has", not "is"
+        if "'ll" in s or "'re" in s or "'ve" in s or "'d" in s or "'m" in s:
+            s = _PRONOUN_AUX.sub(lambda m: f"{m.group(1)} {_AUX[m.group(2)]}", s)
     if "~~" in s:  # "~~do not reset the governor after step 5~~": struck through, withdrawn
         s = _STRUCK.sub(r"\1 (no longer applies) ", s)
-    if s.startswith("no ") or " no " in s:
+    if "no " in s and (s.startswith("no ") + s.count(" no ")) >= 2:
         s = _NO_YES_NO.sub(r"no \2 without \1", s)  # "no Priyanka OK, no spraying": a gate
-    if "only " in s:
+    if "only " in s and _FRONTED_HINT.search(s):
         # "only after the check do the calls get released": the fronted case, put back after
         # the clause it governs ("the calls get released only after the check")
         s = _FRONTED_ONLY.sub(r"\4 only \1 \2", s)
-    if "un" in s:
+    if "unblock" in s or "unfreez" in s or "unpaus" in s or "unhold" in s:
         # "unblock_on: rosalind_confirmation": a gate, blocked until it
         s = _UNBLOCK_ON.sub(lambda m: f"{_HELD_UNTIL[m.group(1)]} until", s)
     if "post" in s:
