@@ -533,12 +533,7 @@ def names_another(frame: Frame, raw: str) -> bool:
                 if (
                     second
                     and first.lower() in _DETERMINERS
-                    and second.isalpha()
-                    and second.islower()
-                    and second not in _STATES
-                    and not second.endswith("ed")
-                    and (gerund or not second.endswith("ing"))
-                    and _other_kind(frame, second, rest)
+                    and _lower_kind(frame, second, rest, gerund)
                 ):
                     return True
                 if (
@@ -555,16 +550,24 @@ def names_another(frame: Frame, raw: str) -> bool:
                     and second.lower() in rest
                     and lead
                     and lead[0].lower() in _DETERMINERS
-                    and first.isalpha()
-                    and first.islower()
-                    and first not in _STATES
-                    and not first.endswith("ed")
-                    and (gerund or not first.endswith("ing"))
-                    and _other_kind(frame, first, rest)
+                    and _lower_kind(frame, first, rest, gerund)
                 ):
                     return True
             start = low.find(short, start + 1)
     return False
+
+
+def _lower_kind(frame: Frame, word: str, rest: frozenset[str], gerund: bool) -> bool:
+    """Whether a lowercase word may name another kind of the object: no state ("old"), no
+    participle ("archived"), no gerund unless the rule's own kind is one."""
+    return (
+        word.isalpha()
+        and word.islower()
+        and word not in _STATES
+        and not word.endswith("ed")
+        and (gerund or not word.endswith("ing"))
+        and _other_kind(frame, word, rest)
+    )
 
 
 _DETERMINERS = frozenset(("the", "a", "an", "these", "those", "this", "that", "all", "any", "our"))
