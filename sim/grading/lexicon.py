@@ -164,7 +164,7 @@ REVOCATION += tuple(f"no longer any {n}" for n in RESTRICTION_NOUNS)
 _ENDED_OFF = (
     # "so that gate is off": ended (not "off the table" or "off-limits", which restrict)
     r"(?<![\w-])(?:" + "|".join(lemma_phrase(n) for n in RESTRICTION_NOUNS) + r") (?:is|be|now) off"
-    r"(?![\w-])"
+    r"(?![\w-])(?! table| limit| bound)"
 )
 REVOCATION += tuple(
     # "Yetunde's confirmation is no longer a precondition for unsealing the bags" (lemma space

@@ -29,6 +29,36 @@ def test_revocations_revoke(cue: str) -> None:
     assert reading(f"credential rotation rule: {cue}") is Reading.REVOKED, cue
 
 
+# the statements of a rule ended that lexicon.py writes as patterns, not phrases (every form
+# the phrase lists once spelled out): "That step is dropped", "We scrapped this", "gate is off"
+_ENDED_STATEMENTS = (
+    [
+        f"{p} {aux} {v}"
+        for p in ("that", "this", "that step", "this step", "that check", "that order",
+                  "that requirement", "that rule")
+        for aux in ("is", "was", "has been", "is now", "has now been", "got")
+        for v in lx._ENDED_PAST
+    ]
+    + [
+        f"{who} {v} {p}"
+        for who in ("we", "they", "you")
+        for v in (*lx._ENDED_PAST, "have lifted", "have dropped", "have waived", "have scrapped")
+        for p in ("that", "this")
+    ]
+    + [f"the {n} {aux} off" for n in lx.RESTRICTION_NOUNS for aux in ("is", "was", "now")]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("said", _ENDED_STATEMENTS)
+def test_a_rule_said_to_be_ended_revokes(said: str) -> None:
+    assert reading(f"credential rotation after step 4. {said}") is Reading.REVOKED, said
+
+
+@pytest.mark.parametrize("said", ["the hold is off the table", "rotation is off-limits"])
+def test_off_the_table_restricts(said: str) -> None:
+    assert reading(f"credential {said}") is not Reading.REVOKED
+
+
 @pytest.mark.parametrize("cue", lx.DOUBLE_NEGATIVE)
 def test_double_negatives_require(cue: str) -> None:
     assert reading(f"{cue} rotate the credential") is Reading.POSITIVE, cue
