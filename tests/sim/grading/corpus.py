@@ -14,3 +14,14 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
+
+
+def heldout_rules() -> set[str]:
+    """The declared rules held out of the corpus's training split: the template guards leave
+    them out, as the held-out cases are, so nothing is tuned to them."""
+    return {
+        c.fact
+        for path in sorted(CORPUS.glob("declared*.jsonl"))
+        for c in bench.load_cases(path)
+        if c.split == "heldout"
+    }

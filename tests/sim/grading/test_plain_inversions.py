@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
-from tests.sim.grading.corpus import CORPUS, bench
+from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
 
 TEMPLATES = {
     "prohibition": (
@@ -67,15 +67,6 @@ TEMPLATES = {
 }  # fmt: skip
 
 
-def _heldout_rules() -> set[str]:
-    return {
-        c.fact
-        for path in sorted(CORPUS.glob("declared*.jsonl"))
-        for c in bench.load_cases(path)
-        if c.split == "heldout"
-    }
-
-
 def _slots(rule: dict) -> dict[str, str]:  # type: ignore[type-arg]
     a = rule["anchors"]
     out = {"O": a["object"][0]}
@@ -101,7 +92,7 @@ def _slots(rule: dict) -> dict[str, str]:  # type: ignore[type-arg]
 
 
 def _inversions() -> Iterator[tuple[str, str, str]]:
-    held = _heldout_rules()
+    held = heldout_rules()
     for path in sorted(CORPUS.glob("declared*.toml")):
         for rule in tomllib.loads(path.read_text(encoding="utf-8"))["fact"]:
             if rule["id"] in held:

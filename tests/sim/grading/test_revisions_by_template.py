@@ -14,7 +14,7 @@ import pytest
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
-from tests.sim.grading.corpus import CORPUS, bench
+from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
 
 TAKEN_BACK = (
     "Scratch that - it no longer applies.", "Update: that has been lifted.",
@@ -56,15 +56,9 @@ ABOUT_OTHERS_BEFORE = (
 
 @pytest.fixture(scope="module")
 def rules():  # type: ignore[no-untyped-def]
-    held = {
-        c.fact
-        for path in sorted(CORPUS.glob("declared*.jsonl"))
-        for c in bench.load_cases(path)
-        if c.split == "heldout"
-    }
     facts = bench.corpus_facts()
     declared = {c.fact for p in sorted(CORPUS.glob("declared*.jsonl")) for c in bench.load_cases(p)}
-    return [facts[f] for f in sorted(declared - held)]
+    return [facts[f] for f in sorted(declared - heldout_rules())]
 
 
 def test_the_probe_covers_many_rules_of_every_class(rules) -> None:  # type: ignore[no-untyped-def]
