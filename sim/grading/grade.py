@@ -1160,17 +1160,18 @@ _TOLD_TO = re.compile(
     r"them) to|asked (?:us|me|you|them) to|asks (?:us|me|you|them) to)(?: to)?(?: just)? "
 )
 _CONSEQUENCE = re.compile(r" (?:and )?(?:so|therefore|hence|thus|which means) ")
-# "Cold room: set it to 6 °C": a verb that gives the amount, no setting of its own
+# "Cold room: set it to 6 °C": a verb that gives the amount, no setting of its own (and, in
+# a clause, one that sets or changes the value rather than reads it)
 _SET_VERBS = frozenset(
     ("set", "change", "raise", "lower", "move", "switch", "bump", "adjust", "increase",
-     "decrease", "reset", "turn", "put")
+     "decrease", "reset", "turn", "put", "use")
 )  # fmt: skip
 # a reading taken, in lemma space: what a gauge says is no setting, unless the clause also
 # sets or changes something ("reads 5 °C since it was set to 5 °C" moves the pin)
 _MEASURE = re.compile(
     r" (?:read|measure|record|log|show|register|observe|peak|average|hover) (?:\S+ )?(?:at )?\d"
 )
-_SETS = re.compile(r" (?:set|change|use|raise|lower|move|switch|bump|adjust|increase|decrease) ")
+_SETS = re.compile(r" (?:" + "|".join(sorted(_SET_VERBS)) + r") ")
 
 
 _RANGE = re.compile(
