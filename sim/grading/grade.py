@@ -346,7 +346,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     after_label = (
         _LEADING.sub("", normalize(clause.raw[label_end + 1 :])[1:]) if label_end >= 0 else opening
     )  # "Infra todo: delete the old backups now": an order under its label
-    acts = clause.directive or any(o.startswith(frame.imperatives) for o in (opening, after_label))
+    acts = clause.directive or any(_orders(frame, o) for o in (opening, after_label))
     if not acts and clause.raw and (reply := REPLY_NO.match(clause.raw)) is not None:
         # "Answer: no - grant it now": the order after the reply
         acts = normalize(clause.raw[reply.end() :])[1:].startswith(frame.imperatives)
@@ -482,7 +482,7 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             missing = ("modality",)
     if (
         (len(present) >= 2 and not _reported(frame, clause))
-        or clause.hedged
+        or (clause.hedged and (len(present) >= 2 or lx.ALLUSION_HEDGE_RE.search(text)))
         or (clause.directive and ("action" in present or not _status(clause)))
         or clause.gesture
         or clause.reading is Reading.FORBID
@@ -546,10 +546,45 @@ def _reported(frame: Frame, clause: Clause) -> bool:
     if _RULE_WORDS.search(raw):
         return False
     acts = {a.strip() for a in frame.actions if " " not in a.strip()}
-    for word in re.findall(r"[a-z][a-z-]*", raw):
+    words = re.findall(r"[a-z][a-z-]*", raw)
+    for word in words:
         if (word.endswith("ed") or word in _PAST_IRREGULAR) and lemmas(f" {word} ").strip() in acts:
             return True
-    return False
+    # "last snapshot 02:00 UTC", "average dispatch interval 90 s": the act's word names an
+    # event measured, not an act asked for
+    named = [i for i, w in enumerate(words) if lemmas(f" {w} ").strip() in acts]
+    return (
+        bool(named)
+        and any(map(str.isdigit, raw))
+        and all(
+            (i > 0 and words[i - 1] in _EVENT_BEFORE)
+            or (i + 1 < len(words) and words[i + 1] in _EVENT_AFTER)
+            for i in named
+        )
+    )
+
+
+def _orders(frame: Frame, opening: str) -> bool:
+    """Whether a clause's opening (normalized, past its leading words) is an order of the
+    act: it opens with the act's imperative, not with the act's name for an event counted or
+    timed ("reprocess count 3 this month")."""
+    if not opening.startswith(frame.imperatives):
+        return False
+    imperative = next(i for i in frame.imperatives if opening.startswith(i))
+    after = opening[len(imperative) :].split(None, 1)
+    return not (after and after[0] in _EVENT_AFTER)
+
+
+_EVENT_BEFORE = frozenset(
+    ("last", "latest", "previous", "recent", "average", "avg", "mean", "daily", "nightly",
+     "weekly", "hourly", "monthly", "median", "total")
+)  # fmt: skip
+_EVENT_AFTER = frozenset(
+    ("cycle", "cycles", "interval", "intervals", "log", "logs", "count", "counts", "rate",
+     "rates", "time", "times", "history", "record", "records", "duration", "total", "totals",
+     "id", "number", "stats", "metrics")
+)  # fmt: skip
+"""Words before or after an act's word that make it the noun of an event counted or timed."""
 
 
 _GATED_YES = re.compile(

@@ -123,6 +123,12 @@ _NO_TROUBLE = re.compile(
 )
 # "Regional departures: 14 pending": a count of what waits, no putting off
 _COUNT_PENDING = re.compile(r" \d+ (?:[a-z-]+ )?pend(?:ing)? $")
+# "the batch holds roughly 4,000 rows", "tank 2 holds 40 l": what a thing contains, not a hold
+# on it (lemma space)
+_HOLDS_AMOUNT = re.compile(
+    r" hold (?=(?:(?:roughly|about|approximately|around|some|nearly|almost|over|under|just|"
+    r"only|up to|at least|at most|close to) )*\d)"
+)
 
 
 # "nothing else", "nothing higher or lower", "none other than that" ending a clause (or before
@@ -263,6 +269,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             rest = rest[: only_that.start()] + " " + rest[only_that.end() :]
     if " pend" in rest and (count := _COUNT_PENDING.search(rest)) is not None:
         rest = rest[: count.end()].rstrip().rsplit(" ", 1)[0] + " "  # the count, not "pending"
+    if " hold " in rest:
+        rest = _HOLDS_AMOUNT.sub(" contain ", rest)
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))
     deferred = (
         not negation

@@ -334,13 +334,14 @@ _ORDINAL_WORDS = {
 }  # fmt: skip
 _LEMMA_FIXES = {
     "least": "least", "preferred": "prefer", "preferring": "prefer", "lower": "lower",
-    "barred": "barred",
+    "barred": "barred", "latest": "latest", "earliest": "earliest",
 }  # fmt: skip
 """Where simplemma's tables are wrong for what the grader reads: "at least" is a bound, not
 the comparative "less" ("at least 3 replicas" loosens a pin; ">= 3" is not "below 3"), and
 "preferred" lemmatizes to "preferr"; "lower" is the verb ("do not lower the car ramp"), as its
 other forms ("lowered", "lowering") are, not the comparative "low"; "barred" is banned, not
-the unit "bar" ("232 bar")."""
+the unit "bar" ("232 bar"); "latest" is the most recent ("latest archive 02:00"), not the
+"later" that puts an act off."""
 _ONE_L = frozenset(("cancel", "label", "model", "signal", "travel", "level", "channel",
                     "counsel", "fuel", "total", "dial", "marshal", "tunnel", "funnel"))  # fmt: skip
 _PLURAL_UNKNOWN = re.compile(r"[a-z]{3,}[^su']s$")

@@ -18,9 +18,9 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 553,
+    "conditional": 554,
     "confirmation": 924,
-    "ordering": 832,
+    "ordering": 835,
     "prohibition": 697,
     "value_pin": 611,
 }
