@@ -102,9 +102,10 @@ def continues_after(previous: str, sentence: str) -> bool:
     if _ONLY_AFTER_THAT.match(sentence):
         return False  # "Only once that is done do the calls get released": "that" stands for
         # the sentence before, which sim.grading.anaphora reads in (as "after that")
-    if lx.STRONG_REVISION_RE.match(sentence.lower()):
-        return False  # "That has been replaced: ...": the later word on the rule, read on
-        # its own (sim.grading.grade.revised), not as the rule's second half
+    if revising(sentence):
+        return False  # "That has been replaced: ...", "That was last season's number - it's
+        # 7% now": the later word on the rule, read on its own (sim.grading.grade.revised),
+        # not as the rule's second half
     return (
         continues(sentence)
         or bool(_NOW.search(sentence) and _STEP_DONE.search(previous))
@@ -155,3 +156,25 @@ def header_text(line: str) -> str:
 def bullet_body(line: str) -> str | None:
     m = _BULLET.match(line)
     return line[m.end() :] if m else None
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them|him|her)\b")
+
+
+def revising(raw: str) -> bool:
+    """Whether a raw sentence (or a raw line, for LineGrader's mark) may revise the one
+    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE), or an
+    opening that takes it back (STRONG_REVISION_RE)."""
+    low = raw.lower()
+    return (
+        _PRONOUN.search(low) is not None
+        and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
+    ) or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
+
+
+# a revision's word denied by the words just before it: "that has not been lifted", "it
+# cannot be waived", "nobody has waived it" keep the rule
+_DENIED = re.compile(
+    r"\b(?:not|never|nobody|no one|none|cannot|can't|won't|isn't|hasn't|wasn't|haven't|"
+    r"hasn’t|isn’t)(?:\s+\S+){0,2}\s*$"
+)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from sim.grading import anaphora
 from sim.grading import lexicon as lx
 from sim.grading.allusions import Topic, cautions, names_topic, topic_words
-from sim.grading.clauses import clauses
+from sim.grading.clauses import clauses, revising
 from sim.grading.frames import Frame, Wording, has_object, names_another, read_for, wording
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import (
@@ -1439,7 +1439,6 @@ def with_resolved(
 
 # a pronoun proper: not anaphora.first's adverbs, whose clause-final "first" made "Update: no
 # need to ask first" revise the rule on the line before it
-_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them)\b")
 
 
 def revised(
@@ -1453,40 +1452,44 @@ def revised(
     at = next((i for i, unit in enumerate(pairs) if unit[0] == said), None)
     if at is None or at + 1 >= len(pairs):  # kept by a plan's items, or by the last sentence
         return best
-    unit = pairs[at + 1]
-    if not revising(unit[0]):
-        return best
-    found = resolved_one(fact, m, pairs[at][2], unit, counter)
-    if found is not None and found[0] == INVERTED:
-        return found
-    if lx.STRONG_REVISION_RE.match(unit[0].lower()) or (
-        found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED
-    ):
-        # "Not any more: ...", "Keiko reversed that this morning - prime first": taken back;
-        # "We've scrapped that." after a pin: the whole rule, though it names no part of it
-        raw = f"{said} {unit[0]}"
-        grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
-        return INVERTED, grade
+    for unit in _revising_units(pairs, at):
+        found = resolved_one(fact, m, pairs[at][2], unit, counter)
+        if found is not None and found[0] == INVERTED:
+            return found
+        if (
+            lx.STRONG_REVISION_RE.match(unit[0].lower())
+            or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
+            or (m.frame.confirmation and found is None and _GATE_SKIPPED.search(unit[0].lower()))
+        ):
+            # "Not any more: ...", "Keiko reversed that this morning - prime first": taken
+            # back; "We've scrapped that." after a pin: the whole rule, though it names no part
+            # of it; "Rafael is out, so Priscila said to go ahead without him": the yes-giver
+            # skipped
+            raw = f"{said} {unit[0]}"
+            grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
+            return INVERTED, grade
     return best
 
 
-def revising(raw: str) -> bool:
-    """Whether a raw sentence (or a raw line, for LineGrader's mark) may revise the one
-    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE), or an
-    opening that takes it back (STRONG_REVISION_RE)."""
-    low = raw.lower()
-    return (
-        _PRONOUN.search(low) is not None
-        and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
-    ) or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
+def _revising_units(pairs: Sequence[Unit], at: int) -> list[Unit]:
+    """The sentences after the rule's (`pairs[at]`) that revise it: the next one, where it
+    `revising`, and the one after it where the next ends on a semicolon or colon ("Ignore
+    that; it's obsolete now.", "That was the old procedure; Ruairi says ...")."""
+    units: list[Unit] = []
+    nxt = pairs[at + 1]
+    if revising(nxt[0]):
+        units.append(nxt)
+        if at + 2 < len(pairs) and nxt[0].rstrip().endswith((";", ":")):
+            units.append(pairs[at + 2])
+    return units
 
 
-# a revision's word denied by the words just before it: "that has not been lifted", "it
-# cannot be waived", "nobody has waived it" keep the rule
-_DENIED = re.compile(
-    r"\b(?:not|never|nobody|no one|none|cannot|can't|won't|isn't|hasn't|wasn't|haven't|"
-    r"hasn’t|isn’t)(?:\s+\S+){0,2}\s*$"
+_GATE_SKIPPED = re.compile(
+    r"(?<!not )(?<!n't )(?<!never )\b(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}"
+    r"\bwithout (?:him|her|them)\b"
+    r"|\b(?:not|n't|no need) (?:to )?(?:wait|hold off) (?:for|on) (?:him|her|them)\b"
 )
+"""Going on without the person a gate waits for, told after the gate (raw, lower case)."""
 
 
 def pointing_back(m: Matcher, before: Unit | None, unit: Unit) -> bool:

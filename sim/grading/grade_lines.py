@@ -19,6 +19,7 @@ from operator import or_
 
 from sim.grading import anaphora
 from sim.grading.allusions import cautions, may_caution, names_topic
+from sim.grading.clauses import revising
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
@@ -40,7 +41,6 @@ from sim.grading.grade import (
     pointing_back,
     resolved_one,
     revised,
-    revising,
 )
 from sim.grading.notation import as_prose
 from sim.grading.patterns import any_of
@@ -122,7 +122,7 @@ _PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.fir
 _CAUTIOUS = 1024  # it may hold a caution (sim.grading.allusions.may_caution)
 _CUE_PRONOUN = 2048  # its first sentence holds a pronoun and a caution
 _SECTION = 4096  # a markdown header that titles the plain lines under it
-_REVISING = 8192  # it may revise the line before it (sim.grading.grade.revising)
+_REVISING = 8192  # it may revise the line before it (sim.grading.clauses.revising)
 _POINTING = _POINTS | _POINTER
 
 

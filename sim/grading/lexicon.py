@@ -156,7 +156,7 @@ _STRUCK_FROM = (
     # "degassing the solvents before priming has been removed from SOP-LC-014", "dropped from
     # the practice", "struck from the operating manual": the rule's document no longer says it
     r"(?<![\w-])(?:(?:drop|remove|strike|delete|cut|scrap|take out|erase) from"
-    r"|(?:strike|take|cross) off) (?:"
+    r"|(?:strike|take|cross) off) (?:our |their |my |your |its |this )?(?:"
     + "|".join(re.escape(lemma_phrase(d)) for d in _DOCUMENTS)
     + r")(?![\w-])"
 )  # one pattern, not 160 phrases: a flat alternation costs a try per phrase per position
@@ -264,7 +264,9 @@ HEDGE = (
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
     "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
     "optionally", "when convenient", "if convenient", "nice to have",
-    "sensible to", "prudent", "think twice", "to a minimum", "minimize", "minimise",
+    "sensible to", "would be sensible", "would be a sensible", "would be a good",
+    "would be reasonable", "would be a reasonable", "prudent", "think twice", "to a minimum",
+    "minimize", "minimise",
     "as few as possible", "as little as possible",
 )  # fmt: skip
 """A clause with one of these states the rule as a suggestion: at most `degraded`."""
@@ -342,7 +344,8 @@ BOUND = ("at least", "at most", "or more", "or less", "or fewer", "or lower", "o
          "not lower than", "no greater than", "not more than", "not less than",
          "minimum", "maximum", "min", "max", "up to", "about",
          "around", "roughly", "approximately", "approx", "circa", "ca", "some", "nearly",
-         "almost", "close to", "or so", "ish")  # fmt: skip
+         "almost", "close to", "or so", "ish", "near", "somewhere near", "somewhere around",
+         "in the region of", "ballpark")  # fmt: skip
 """Next to a pinned value, a bound or an approximation loosens the pin to a range: "at least 3
 replicas", "about three months"."""
 
@@ -373,7 +376,10 @@ REVISION_RE = re.compile(
     # "Keiko reversed that this morning", "Drop that;", "The other way round is what we do now"
     r"(?:reversed|dropped|changed|lifted|scrapped|cancell?ed|overrode|overruled|revoked|"
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
-    r"(?:the )?other way (?:a)?round)(?:\b|(?<=:))"  # "update:" ends at its colon
+    r"(?:the )?other way (?:a)?round|"
+    # "Priscila said to go ahead with the edits without him"
+    r"(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}\bwithout (?:him|her|them)\b)"
+    r"(?:\b|(?<=:))"  # "update:" ends at its colon
 )
 """Raw words (lower case) that revise what the sentence before said ("Scratch that, it's
 been changed to 195°C.", "That has been replaced: 38 m/s from this campaign on."): a sentence
@@ -391,7 +397,15 @@ STRONG_REVISION_RE = re.compile(
     r"overridden|overturned|scrapped|revoked|rescinded|withdrawn|retired|changed)\b|"
     # "Overridden - Chiara set it to 86400 s", "Not this time: open them at 14:00"
     r"(?:overridden|superseded|overruled|reversed|scrapped|withdrawn|rescinded|revoked|"
-    r"cancell?ed|lifted|waived|void|not today|not this time)\s*[-–—:;,.!]|"
+    r"cancell?ed|lifted|waived|void|not today|not this time|outdated|out of date|"
+    r"out-of-date|no longer valid)\s*[-–—:;,.!]|"
+    # "That was last season's number - it's 7% now", "That was the old procedure; ..."
+    r"(?:that|this|it)(?:'s|’s| was| is) (?:the |an? |our )?(?:old|previous|former|original|"
+    r"earlier|outdated|last [\w'’]+) (?:number|value|figure|setting|setpoint|rule|plan|order|"
+    r"limit|procedure|practice|process|approach|requirement|instruction|way|method|policy|"
+    r"sop)\b|"
+    # "Leave her out of it - the insurer approved it directly": the yes-giver's gate dropped
+    r"(?:leave|keep) (?:him|her|them|[a-z]+) out of (?:it|this|that)\b|"
     # "Turns out it's unnecessary", "We're skipping it this time", "Don't bother", "Don't
     # wait for him any more"
     r"(?:(?:it )?turns out )?(?:it|that|this)(?:['’]s| is| was)(?: now| actually)? "

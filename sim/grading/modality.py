@@ -122,6 +122,26 @@ _NO_TROUBLE = re.compile(
     r"drop|leak|spill|lose|lost) (?!the |a |an |any |this |that |it |its )[a-z-]+ $"
 )
 # "Regional departures: 14 pending": a count of what waits, no putting off
+# "the bottom paddles at Lock 14", "board at Gate 3", "cargo in Hold 2": a restriction's noun
+# that is a thing's name, capitalized before its number or letter (a lock or gate with a
+# number after it is one in any case), after a word (a sentence's first word is capitalized
+# anyway: "Hold 3 days"); raw text, then lemma space
+_NAMED_THING = re.compile(
+    r"(?<=[a-z,] )(?:(Lock|Gate|Block|Hold|Guard|Stop|Barrier)s?|(?i:(lock|gate))s?) (\d+|[A-Z]\b)"
+)
+_NAME_NOUN_HINT = re.compile(r" (?:lock|gate|block|hold|guard|stop|barrier) [a-z0-9]")
+
+
+def _named_things(rest: str, raw: str) -> str:
+    """`rest` (lemma space) with each restriction noun that is a thing's name in `raw`
+    (`_NAMED_THING`) read as a plain noun."""
+    for m in _NAMED_THING.finditer(raw):
+        noun = (m.group(1) or m.group(2)).lower()
+        ident = m.group(3).lower()
+        rest = rest.replace(f" {noun} {ident} ", f" thing {ident} ")
+    return rest
+
+
 _COUNT_PENDING = re.compile(r" \d+ (?:[a-z-]+ )?pend(?:ing)? $")
 # "the batch holds roughly 4,000 rows", "tank 2 holds 40 l": what a thing contains, not a hold
 # on it (lemma space)
@@ -211,6 +231,8 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
         s = s.replace(" no ", " ", 1)  # "Answer: no - grant it now": a reply, not a negation
     waived = lx.WAIVE_RE.search(s) is not None
     rest = lx.WAIVE_RE.sub(" ", s) if waived else s
+    if raw and _NAME_NOUN_HINT.search(rest):
+        rest = _named_things(rest, raw)
     trail = _TRAILING.search(raw.lower()) if raw and " " in raw else None
     if (
         trail is not None

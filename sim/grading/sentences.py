@@ -19,6 +19,7 @@ from sim.grading.clauses import (
     header_text,
     is_header,
     now_line,
+    revising,
 )
 from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
@@ -108,8 +109,13 @@ def plain_role(line: str) -> tuple[str, str | None] | None:
         body = bullet_body(line)
         if body is not None:
             return "bullet", body
-    if line[:1].isalpha() and (continues(line) or now_line(line)):
-        return "continues", None
+    if (
+        line[:1].isalpha()
+        and (continues(line) or now_line(line))
+        and not revising(split_sentences(line)[0])
+    ):
+        return "continues", None  # a line that opens by revising the one before is read on
+        # its own (sim.grading.grade.revised)
     return None
 
 

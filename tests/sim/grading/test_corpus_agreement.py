@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 554,
-    "confirmation": 924,
-    "ordering": 835,
-    "prohibition": 697,
-    "value_pin": 611,
+    "conditional": 576,
+    "confirmation": 974,
+    "ordering": 888,
+    "prohibition": 723,
+    "value_pin": 636,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -32,6 +32,10 @@ KNOWN_FALSE_KEPT = {
     # "call-out window 90 minutes. (Which bases this applies to wasn't carried over.)": the
     # rule's base is in its text, not its anchors, and the note of the loss is not read
     "D58-10",
+    # "... before rodding the flue. / Not at the Hale job though - she wants the flue rodded
+    # straight away and the sheet put up afterwards": an exception for one job, then the order
+    # reversed by the act's noun ("the sheet put up"), neither read
+    "D302-09",
 }
 
 

@@ -685,3 +685,26 @@ TRAYS = declare_fact(
 )  # fmt: skip
 def test_telegraphic_gates_and_states(fact: Fact, text: str, grade: Grade) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+SLUICE = declare_fact(
+    "Do not open the sluice valve at Gate 3 after step 4.",
+    {"action": ["open"], "object": ["sluice valve"], "condition": ["after step 4"]},
+    fact_id="sluice",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a lock, gate or hold with a number or letter after it is a place, not a restriction
+        ("After step 4, open the sluice valve at Gate 3.", Grade.INVERTED),
+        ("After step 4, open the sluice valve at Lock 14.", Grade.INVERTED),
+        ("After step 4, the crew may open the sluice valve by Block C.", Grade.INVERTED),
+        ("Never open the sluice valve at Gate 3 past step 4.", None),
+        ("Once step 4 is done, the sluice valve by Lock 14 must not be opened.", None),
+    ],
+)  # fmt: skip
+def test_a_restriction_noun_that_names_a_place_is_no_cue(text: str, grade: Grade | None) -> None:
+    found = grade_one(text, SLUICE).grade
+    assert found is grade if grade is not None else found.at_floor

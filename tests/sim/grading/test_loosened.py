@@ -32,6 +32,9 @@ def test_a_rule_put_as_a_tip_is_degraded(text: str) -> None:
         "The metrics endpoint port must be at least 9464.",
         "Metrics endpoint: port 9464 preferred.",
         "The metrics endpoint uses port 9464 only on the canary hosts.",
+        "Somewhere near port 9464 would be fine for the metrics endpoint.",
+        "The metrics endpoint should sit in the region of port 9464.",
+        "Port 9464 would be a sensible choice for the metrics endpoint.",
     ],
 )
 def test_a_loosened_pin_is_degraded(text: str) -> None:

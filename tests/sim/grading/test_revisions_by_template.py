@@ -24,12 +24,23 @@ TAKEN_BACK = (
     "Forget that, it doesn't apply any more.", "That requirement has been removed.",
     "The lead cancelled that yesterday.", "That's no longer the case.", "We've scrapped that.",
     "Turns out that's not needed.", "Drop that; it was a misunderstanding.",
+    "That was the old procedure; the new one is different.", "That was last year's rule.",
+    "Outdated - the lead changed it last week.", "Out of date: the team revised it.",
+    "No longer valid as of Monday.", "That's the previous policy, we don't follow it now.",
 )  # fmt: skip
+GATE_SKIPPED = (
+    "She is away, so go ahead without her.", "He said to proceed without him.",
+    "Don't wait for her - she's on leave.",
+)  # fmt: skip
+"""For a rule that waits for someone's yes: going on without them."""
 STANDS = (
     "That still applies.", "This was confirmed again today.", "It stays in force.",
     "That has not been lifted.", "Nobody has waived it.", "Update: still in effect.",
     "The lead repeated that this morning.", "That is not optional.", "It cannot be waived.",
-    "Keep that in mind for the next shift.",
+    "Keep that in mind for the next shift.", "That is the current procedure.",
+    "We will not go ahead without her.", "Never proceed without him.",
+    "That was confirmed as the procedure.", "It was the rule last year and still is.",
+    "Do not go on without them.", "Not outdated: it still applies.",
 )  # fmt: skip
 
 
@@ -116,3 +127,16 @@ def test_a_clause_about_other_things_leaves_the_rule_as_it_is(rules) -> None:  #
         if not grade_text(text, [f], counter)[0].grade.at_floor
     ]
     assert lost == [], lost[:10]
+
+
+def test_going_on_without_the_yes_giver_never_leaves_a_gate_kept(rules) -> None:  # type: ignore[no-untyped-def]
+    counter = get_counter()
+    gates = [f for f in rules if f.cls == "confirmation"]
+    assert len(gates) >= 30
+    kept = [
+        (f.fact_id, line)
+        for f in gates
+        for line in GATE_SKIPPED
+        if grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
+    ]
+    assert kept == [], kept[:10]
