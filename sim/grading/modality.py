@@ -143,6 +143,7 @@ def _named_things(rest: str, raw: str) -> str:
 
 
 _COUNT_PENDING = re.compile(r" \d+ (?:[a-z-]+ )?pend(?:ing)? $")
+_ASIDE_PENDING = re.compile(r"\s[-–—]\s+[\w' ]{1,40}\bpending\W*$", re.IGNORECASE)
 # "the batch holds roughly 4,000 rows", "tank 2 holds 40 l": what a thing contains, not a hold
 # on it (lemma space)
 _HOLDS_AMOUNT = re.compile(
@@ -291,6 +292,9 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
             rest = rest[: only_that.start()] + " " + rest[only_that.end() :]
     if " pend" in rest and (count := _COUNT_PENDING.search(rest)) is not None:
         rest = rest[: count.end()].rstrip().rsplit(" ", 1)[0] + " "  # the count, not "pending"
+    elif rest.endswith(" pend ") and raw and _ASIDE_PENDING.search(raw):
+        rest = rest[: -len("pend ")]  # "... after Delphine signs off - proof of ownership
+        # pending": a status of something else, set off by its dash
     if " hold " in rest:
         rest = _HOLDS_AMOUNT.sub(" contain ", rest)
     negation = bool(lx.NEGATION_RE.search(rest) or _LEAVE_BE.search(rest))

@@ -140,6 +140,15 @@ _SYMBOLS = {
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in sorted(_SYMBOLS, key=len, reverse=True)))
 
 
+# speeds spelled out or short after their number: one spelling each ("fifteen kilometres per
+# hour", "15 kph" = "15 km/h"; "40 miles per hour" = "40 mph"; "12 metres per second" = "12 m/s")
+_SPEED_RE = re.compile(
+    r"\b(kph|kmh|km per hour|kilomet(?:re|er)s? (?:per|an) hour|mil(?:e|es) (?:per|an) hour"
+    r"|met(?:re|er)s? per second|kts)\b"
+)
+_SPEEDS = {"kph": "km/h", "kmh": "km/h", "km ": "km/h", "kil": "km/h", "mil": "mph", "met": "m/s",
+           "kts": "knots"}  # fmt: skip
+
 _STRUCK = re.compile(r"~~(.+?)~~")
 _SAYS_SO = re.compile(r"(?<=\w) (?:says|say|said) so\b(?! (?:far|much|many|long|often)\b)")
 _THROUGH_STEP = re.compile(
@@ -211,6 +220,8 @@ def normalize(text: str) -> str:
     s = s.replace("'", "")
     if _SYMBOL_RE.search(s):
         s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], s)
+    if "per " in s or " an hour" in s or "kph" in s or "kmh" in s or "kts" in s:
+        s = _SPEED_RE.sub(lambda m: _SPEEDS[m.group(1)[:3]], s)  # "15 kph" is 15 km/h
     if "second" in s and "first" in s:
         s = _FIRST_SECOND.sub(r"first, then \1", s)  # "seal first, paint second"
     if "," in s:

@@ -18,8 +18,8 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 576,
-    "confirmation": 974,
+    "conditional": 578,
+    "confirmation": 975,
     "ordering": 888,
     "prohibition": 723,
     "value_pin": 636,

@@ -9,7 +9,7 @@ import pytest
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one
-from tests.sim.grading.declared_rules import PAYROLL
+from tests.sim.grading.declared_rules import MAILBOX, PAYROLL
 
 INVOICE = declare_fact(
     "If the vendor is on the block list, do not pay the invoice.",
@@ -708,3 +708,15 @@ SLUICE = declare_fact(
 def test_a_restriction_noun_that_names_a_place_is_no_cue(text: str, grade: Grade | None) -> None:
     found = grade_one(text, SLUICE).grade
     assert found is grade if grade is not None else found.at_floor
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a status set off by a dash after the gate ("- ticket pending") holds nothing back
+        "Only archive the support mailbox after Ines confirms - migration ticket pending.",
+        "* archive the support mailbox only once Ines confirms — export check pending",
+    ],
+)
+def test_a_status_aside_after_a_gate_is_no_deferral(text: str) -> None:
+    assert grade_one(text, MAILBOX).grade.at_floor

@@ -43,6 +43,12 @@ from tests.sim.grading.declared_rules import PAYROLL
         ("we'll climb it anyway", "we will climb it anyway"),
         ("they’ve lifted it", "they have lifted it"),
         ("you're cleared", "you are cleared"),
+        # a speed, however its unit is spelled
+        ("fifteen kilometres per hour", "15 km/h"),
+        ("gusts of 40 kph", "gusts of 40 km/h"),
+        ("20 miles an hour", "20 mph"),
+        ("twelve metres per second", "12 m/s"),
+        ("a 3 kts stream", "a 3 knots stream"),
     ],
 )
 def test_surface_variants_normalize_alike(a: str, b: str) -> None:
