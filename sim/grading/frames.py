@@ -726,7 +726,11 @@ def _other_value(value: str, forms: tuple[str, ...] = ()) -> re.Pattern[str] | N
         # either side, decimals too ("raised to 0.25 ppm", "9.5 volts"), or of a unit another
         # of the user's forms writes ("9.5 V" beside "8 volts")
         unit = re.escape(count.group(1))
-        short = sorted(_units(forms) - {count.group(1)}, key=len, reverse=True)
+        short = sorted(
+            (_units(forms) | ({"%"} if count.group(1) == "percent" else set())) - {count.group(1)},
+            key=len,
+            reverse=True,
+        )  # "8%" is another "5 percent", whatever the user's forms wrote
         other = "|".join(map(re.escape, short))
         return re.compile(
             rf"(?<![\d.])\d+(?:\.\d+)? ?{unit}s?\b|\b{unit}s?\s*[=:]?\s*\d+(?:\.\d+)?(?![\d.])"

@@ -90,6 +90,12 @@ def _pairs(line: str) -> str | None:
     return "; ".join(out)
 
 
+def _names_item(key: str) -> bool:
+    """Whether a list item's key (lower case) names the item: "id", "name", "job_name",
+    "task", "model_id"."""
+    return key in _RECORD_KEYS or key.endswith(("_name", "_id", "-name", "-id"))
+
+
 def _record_name(key: str, value: str) -> str:
     """What a record's first field names it by, for the fields after it ("pan=A-strike vacuum
     pan; abs_pressure=150mbar": the pan's pressure); "" when the field is a setting's value (a
@@ -350,8 +356,9 @@ def _nested(text: str) -> list[str]:
             parents.pop()
         key, value = m.group(3), (m.group(4) or "")
         comment = line.split(" #", 1)[1].strip() if " #" in line else ""
-        if m.group(2) and key.lower() in _NAMES and value:
-            # "- id: payment-worker": the item's name stands for it in its keys below
+        if m.group(2) and value and _names_item(key.lower()):
+            # "- id: payment-worker", "- job_name: node-exporter": the item's name stands for
+            # it in its keys below
             dash = len(m.group(1))
             while parents and parents[-1][0] >= dash:
                 parents.pop()

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 578,
+    "conditional": 579,
     "confirmation": 975,
     "ordering": 888,
     "prohibition": 723,
-    "value_pin": 636,
+    "value_pin": 638,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

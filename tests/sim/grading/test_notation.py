@@ -39,6 +39,15 @@ def test_a_list_item_is_named_by_its_id_and_a_comment_stays_with_its_key() -> No
     ]
 
 
+@pytest.mark.parametrize("key", ["job_name", "service-name", "model_id", "task"])
+def test_a_list_item_is_named_by_any_key_that_names_it(key: str) -> None:
+    text = f"queues:\n  - {key}: billing-sync\n    workers: 4\n  - {key}: audit-log\n    workers: 2"
+    assert prose_lines(text)[1:] == [
+        "queues billing-sync workers: 4",
+        "queues audit-log workers: 2",
+    ]
+
+
 def test_booleans_say_whether_the_key_holds() -> None:
     assert prose_lines("flags: {reprocess_allowed: false, audit: true}") == [
         "flags: not reprocess allowed, audit"

@@ -571,3 +571,23 @@ LISTENER = declare_fact(
 )
 def test_a_bound_in_the_settings_name_is_no_bound(text: str, grade: Grade) -> None:
     assert grade_one(text, LISTENER).grade is grade
+
+
+HUMIDITY = declare_fact(
+    "The drying room must hold a humidity of 40 percent.",
+    {"object": ["drying room"], "setting": ["humidity"], "value": ["40 percent"]},
+    fact_id="humidity",
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a percentage's sign stands for the unit the rule spells out
+        "Set the drying room humidity to 55%.",
+        "Bump the drying room up to a 55% humidity.",
+        "Drying room: humidity 55 %, per the new spec.",
+    ],
+)
+def test_another_percentage_moves_a_pin_spelled_in_words(text: str) -> None:
+    assert grade_one(text, HUMIDITY).grade is Grade.INVERTED

@@ -27,6 +27,7 @@ TAKEN_BACK = (
     "That was the old procedure; the new one is different.", "That was last year's rule.",
     "Outdated - the lead changed it last week.", "Out of date: the team revised it.",
     "No longer valid as of Monday.", "That's the previous policy, we don't follow it now.",
+    "That's been relaxed - the lead says go ahead.", "It was eased last week.",
 )  # fmt: skip
 GATE_SKIPPED = (
     "She is away, so go ahead without her.", "He said to proceed without him.",
@@ -41,6 +42,7 @@ STANDS = (
     "We will not go ahead without her.", "Never proceed without him.",
     "That was confirmed as the procedure.", "It was the rule last year and still is.",
     "Do not go on without them.", "Not outdated: it still applies.",
+    "That has not been relaxed.",
 )  # fmt: skip
 
 
