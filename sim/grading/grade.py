@@ -317,6 +317,16 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         plain = read_clause(text[: weak.start()] + " " + text[weak.end() :])
         if plain.reading is Reading.POSITIVE:
             clause = replace(clause, reading=Reading.POSITIVE)
+    if (
+        frame.ordering
+        and where is Region.NONE
+        and "action" in present
+        and clause.reading is Reading.POSITIVE
+        and not clause.hedged
+        and _timed_reversal(frame, text)
+    ):
+        return INVERTED, ("condition",)  # "switch the retriever today and re-embed the corpus
+        # over the weekend": the later act set first
     if where is not Region.NONE:
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)
@@ -908,6 +918,42 @@ def _other_order(frame: Frame, clause: Clause) -> bool:
         return False
     rest = " " + " ".join(clause.tokens[1:5]) + " "
     return any(rest.startswith(o) for o in frame.objects)
+
+
+_SOON = re.compile(
+    r" (?:now|today|tonight|right away|immediately|asap|at once|first|this morning) "
+)
+_LATER = re.compile(
+    r" (?:later|tomorrow|next (?:week|month|shift|day|sprint|window)|over (?:the )?weekend|"
+    r"this weekend|at (?:the )?weekend|afterwards?|eventually|in (?:a few|a couple of) days|"
+    r"at some point|down the line|next|second|last) "
+)
+_JOINS = re.compile(r" (?:and then|and|then|but|while|plus) ")
+
+
+def _timed_reversal(frame: Frame, text: str) -> bool:
+    """Whether a clause (lemma space) sets an ordering's two acts apart in time the wrong way
+    round: the later act (the reference) soon, the fact's own act later, in parts of their
+    own ("switch the retriever today and re-embed the corpus over the weekend")."""
+    parts = [f" {p.strip()} " for p in _JOINS.split(text) if p.strip()]
+    if len(parts) < 2:
+        return False
+    own = [
+        i
+        for i, p in enumerate(parts)
+        if any(a in p for a in frame.actions) and any(o in p for o in frame.objects)
+    ]
+    later = [
+        i
+        for i, p in enumerate(parts)
+        if i not in own
+        and any(r.tokens and all(f" {t} " in p for t in r.tokens) for r in frame.references)
+    ]
+    return any(
+        _SOON.search(parts[j]) and _LATER.search(parts[i]) and not _SOON.search(parts[i])
+        for i in own
+        for j in later
+    )
 
 
 _CONDITION_WORD = re.compile(

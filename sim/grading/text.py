@@ -211,6 +211,9 @@ def normalize(text: str) -> str:
         s = _POST_AFTER.sub("after ", s)
     if " so" in s:
         s = _SAYS_SO.sub(" confirms", s)  # "only once Siobhán says so": her yes
+    if "whether or not" in s:  # "drill it whether or not Delphine has signed off": the
+        # case disregarded, not denied
+        s = s.replace("whether or not", "regardless of whether")
     if "lower than" in s:
         s = _LOWER_THAN.sub("below", s)
     if " or l" in s:

@@ -19,8 +19,8 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 579,
-    "confirmation": 975,
-    "ordering": 888,
+    "confirmation": 976,
+    "ordering": 889,
     "prohibition": 723,
     "value_pin": 638,
 }

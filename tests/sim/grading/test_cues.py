@@ -720,3 +720,16 @@ def test_a_restriction_noun_that_names_a_place_is_no_cue(text: str, grade: Grade
 )
 def test_a_status_aside_after_a_gate_is_no_deferral(text: str) -> None:
     assert grade_one(text, MAILBOX).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("fact", "text"),
+    [
+        # "whether or not" disregards the case: the act goes ahead either way
+        (MAILBOX, "The support mailbox can be archived whether or not Ines confirms."),
+        (MAILBOX, "Archive the support mailbox today, whether or not Ines has confirmed."),
+        (PAYROLL, "Reprocess the payroll batch whether or not step 3 is done."),
+    ],
+)
+def test_whether_or_not_disregards_the_case(fact: Fact, text: str) -> None:
+    assert grade_one(text, fact).grade is Grade.INVERTED

@@ -10,6 +10,7 @@ import pytest
 from sim.runtime.floor_registry import declare_fact
 from sim.types import Fact, Grade
 from tests.helpers import grade_one, planted
+from tests.sim.grading.declared_rules import DRAIN
 
 KILN = declare_fact(
     "Do not open the Nakamura kiln until Odile confirms.",
@@ -270,3 +271,19 @@ def test_a_change_of_plan_takes_back_the_order_before_it() -> None:
     assert grade_one(text, order).grade is Grade.INVERTED
     kept = "Run the database migration, then deploy the API.\nThe plan is unchanged."
     assert grade_one(kept, order).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "inverted"),
+    [
+        # the two acts set apart in time: the later act soon, the rule's own act after it
+        ("Patch the print server today and drain the print queue over the weekend.", True),
+        ("Patch the print server now, then drain the print queue later.", True),
+        ("Patch the print server first and drain the print queue tomorrow.", True),
+        # the right way round is no reversal
+        ("Drain the print queue today and patch the print server over the weekend.", False),
+        ("Drain the print queue first and patch the print server tomorrow.", False),
+    ],
+)  # fmt: skip
+def test_an_order_set_the_wrong_way_round_in_time_is_reversed(text: str, inverted: bool) -> None:
+    assert (grade_one(text, DRAIN).grade is Grade.INVERTED) is inverted
