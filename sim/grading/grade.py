@@ -707,7 +707,9 @@ def _stand_in(objects: tuple[str, ...]) -> re.Pattern[str]:
         r"^ (?:(?:but|and|so|yet|however|also|now|then|the|a|an|any|all|every|each|our|their|"
         r"this|that|these|those) )*(?:(?:[a-z] )?\d+ )?(?:"  # "C41 finale rack: HOLD until"
         + body
-        + r") (?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
+        # "major compactions on cass-orders are forbidden": a place or owner after the object
+        + r") (?:(?:on|in|at|for|of|from) \S+ (?:\S+ )?)??"
+        r"(?:(?:can|may|must|should|shall|will|would|only|not|never|do|also|still|now|"
         r"then|just|to) )*(?:" + STAND_IN_BODY + r")(?![\w-])"
     )
 

@@ -329,6 +329,11 @@ STAND_IN = (
     "stays blocked", "remains blocked", "is frozen", "are frozen", "stays frozen",
     "is on hold", "are on hold", "stays on hold", "remains on hold", "is held", "are held",
     "is paused", "are paused", "is withheld", "are withheld",
+    # "major compactions are forbidden whenever free disk is below 25%", "the model is barred
+    # from Production until Keiko signs off": the thing itself refused
+    "is forbidden", "are forbidden", "is barred", "are barred", "is banned", "are banned",
+    "is prohibited", "are prohibited", "is not allowed", "are not allowed",
+    "is not permitted", "are not permitted",
     # with no verb at all: "Chat feature: off-limits for any student whose form is missing"
     "off-limits", "on hold", "frozen", "withheld",
 )  # fmt: skip

@@ -18,8 +18,8 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 579,
-    "confirmation": 976,
+    "conditional": 580,
+    "confirmation": 977,
     "ordering": 889,
     "prohibition": 723,
     "value_pin": 638,

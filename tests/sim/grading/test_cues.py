@@ -733,3 +733,18 @@ def test_a_status_aside_after_a_gate_is_no_deferral(text: str) -> None:
 )
 def test_whether_or_not_disregards_the_case(fact: Fact, text: str) -> None:
     assert grade_one(text, fact).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the object itself refused stands for any act on it
+        ("The payroll batch is barred after step 3.", True),
+        ("Payroll batches for the night shift are not allowed after step 3.", True),
+        ("The payroll batch is prohibited once step 3 is done.", True),
+        ("The payroll batch is no longer barred after step 3.", False),
+        ("The payroll batch is not forbidden after step 3.", False),
+    ],
+)  # fmt: skip
+def test_the_object_refused_stands_for_its_act(text: str, kept: bool) -> None:
+    assert grade_one(text, PAYROLL).grade.at_floor is kept
