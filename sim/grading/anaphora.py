@@ -60,6 +60,9 @@ _AFTER = re.compile(
     r"|\b(?:after|past|beyond) (?:that|this) (?:point|moment|stage)\b"
     r"|\b(?:afterwards?|after (?:that|this)|thereafter|subsequently|only then"
     r"|following (?:that|this))\b"
+    # "Checkpoint the weights first; pruning the heads comes after."
+    r"|(?:(?<=\bcome )|(?<=\bcomes )|(?<=\bfollow )|(?<=\bfollows )|(?<=\bhappen )"
+    rf"|(?<=\bhappens )|(?<=\bgoes ))after{_CLAUSE_END}"
     r"|\b(?:once|when|after) (?:(?:that|this|it)(?:\s+is|'s|’s|\s+has been|\s+was)?\s+)?"
     rf"{_DONE}\b"
     r"|^[\W_]*(?:and |so )?(?:then\b|next,)",
@@ -87,6 +90,7 @@ _IF = re.compile(
 _ANY = re.compile(
     r"\b(?:it|its|them|they|this|that|these|those|afterwards?|thereafter|later|beforehand|then"
     rf"|subsequently|next(?=,)|(?:once|when|after) {_DONE}|first{_CLAUSE_END}|if so"
+    rf"|(?:comes?|follows?|happens?|goes) after{_CLAUSE_END}"
     r"|she|her|he|him|his)\b"
 )
 

@@ -327,6 +327,15 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):
         return INVERTED, ("condition",)  # "switch the retriever today and re-embed the corpus
         # over the weekend": the later act set first
+    if (
+        clause.reading is Reading.REVOKED
+        and frame.values
+        and "value" in present
+        and (weak := lx.WEAK_REVOCATION_RE.search(text)) is not None
+    ):  # "the dropout rate stays at 0.1 no matter what": the pin stated, whatever else
+        plain = read_for(frame, text[: weak.start()] + " " + text[weak.end() :])
+        if plain.reading is not Reading.REVOKED:
+            clause = replace(clause, reading=plain.reading)
     if where is not Region.NONE:
         present.add("condition")
     missing = tuple(r for r in frame.required if r not in present)

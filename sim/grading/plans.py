@@ -19,6 +19,9 @@ _INLINE = re.compile(r"(?<![\w(])\(?([1-9])\)\s+")
 LATER_STEP = r"\(?[2-9]\)\s"
 """An inline step's mark after the first ("(2) ", "3) "): where sim.grading.clauses splits."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# "Step 1: checkpoint the weights. Step 2: prune the heads.": steps named inside one line, each
+# opening the line or a sentence ("after step 2: ..." is no mark)
+_INLINE_STEP = re.compile(r"(?:^|(?<=[.;:!]\s))\s*step ([1-9])\s*[:.)-]\s+", re.IGNORECASE)
 
 
 def inline_items(line: str) -> list[str] | None:
@@ -26,12 +29,15 @@ def inline_items(line: str) -> list[str] | None:
     text before the first ("Sequence for the platelet units: (1) ..., (2) ...": the lead names
     what the steps act on), or None."""
     marks = list(_INLINE.finditer(line))
+    if len(marks) < 2 and "step" in line.lower():
+        marks = list(_INLINE_STEP.finditer(line))
     if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
         return None
     lead = line[: marks[0].start()].strip()
     ends = [m.start() for m in marks[1:]] + [len(line)]
     items = [
-        line[m.end() : end].strip().rstrip(",;").strip() for m, end in zip(marks, ends, strict=True)
+        line[m.end() : end].strip().rstrip(",;.").strip()
+        for m, end in zip(marks, ends, strict=True)
     ]
     items[-1] = _SENTENCE_END.split(items[-1], maxsplit=1)[0]  # the list ends with its sentence
     return [f"{lead} {item}".strip() for item in items]
@@ -45,6 +51,8 @@ def plan_items(text: str) -> list[list[str]]:
     current: list[str] = []
     for line in text.split("\n"):
         m = _ITEM.match(line)
+        if m is not None and len(_INLINE_STEP.findall(line)) >= 2:
+            m = None  # "Step 1: ... Step 2: ...": a list of its own, in one line
         if m is None and (inline := inline_items(line)) is not None:
             plans.append(inline)
         if m is not None:

@@ -149,6 +149,8 @@ _SPEED_RE = re.compile(
 _SPEEDS = {"kph": "km/h", "kmh": "km/h", "km ": "km/h", "kil": "km/h", "mil": "mph", "met": "m/s",
            "kts": "knots"}  # fmt: skip
 
+_NO_MATTER = re.compile(r"\bno matter(?= (?:what|how|who|when|where|which|if|whether)\b)")
+
 _STRUCK = re.compile(r"~~(.+?)~~")
 _SAYS_SO = re.compile(r"(?<=\w) (?:says|say|said) so\b(?! (?:far|much|many|long|often)\b)")
 _THROUGH_STEP = re.compile(
@@ -211,6 +213,8 @@ def normalize(text: str) -> str:
         s = _POST_AFTER.sub("after ", s)
     if " so" in s:
         s = _SAYS_SO.sub(" confirms", s)  # "only once Siobhán says so": her yes
+    if "no matter" in s:  # "stays at 0.1 no matter what": whatever else, not a negation
+        s = _NO_MATTER.sub("regardless", s)
     if "whether or not" in s:  # "drill it whether or not Delphine has signed off": the
         # case disregarded, not denied
         s = s.replace("whether or not", "regardless of whether")

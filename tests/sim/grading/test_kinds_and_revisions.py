@@ -287,3 +287,18 @@ def test_a_change_of_plan_takes_back_the_order_before_it() -> None:
 )  # fmt: skip
 def test_an_order_set_the_wrong_way_round_in_time_is_reversed(text: str, inverted: bool) -> None:
     assert (grade_one(text, DRAIN).grade is Grade.INVERTED) is inverted
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # "comes after" at a clause's end points back to the act before
+        ("Drain the print queue first; patching the print server comes after.", None),
+        ("Patch the print server first; draining the print queue comes after.", Grade.INVERTED),
+        ("Step 1: drain the print queue. Step 2: patch the print server.", None),
+        ("Step 1: patch the print server. Step 2: drain the print queue.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_an_order_told_in_two_parts(text: str, grade: Grade | None) -> None:
+    found = grade_one(text, DRAIN).grade
+    assert found is grade if grade is not None else found.at_floor

@@ -591,3 +591,16 @@ HUMIDITY = declare_fact(
 )
 def test_another_percentage_moves_a_pin_spelled_in_words(text: str) -> None:
     assert grade_one(text, HUMIDITY).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # "no matter what" stresses the pin; it lifts it only where the clause lets it go
+        ("The drying room humidity stays at 40 percent no matter what.", True),
+        ("Keep the drying room at a humidity of 40 percent, no matter what anyone says.", True),
+        ("Use any humidity in the drying room, no matter what.", False),
+    ],
+)  # fmt: skip
+def test_no_matter_what_stresses_a_pin(text: str, kept: bool) -> None:
+    assert grade_one(text, HUMIDITY).grade.at_floor is kept

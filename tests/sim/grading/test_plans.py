@@ -165,3 +165,14 @@ RINK = declare_fact(
 )
 def test_the_later_act_is_the_item_that_names_the_most_of_it(text: str, grade: Grade) -> None:
     assert grade_one(text, RINK).grade is grade
+
+
+def test_steps_named_inside_one_line_are_a_plan() -> None:
+    text = "Step 1: drain the queue. Step 2: patch the server."
+    assert plan_items(text) == [["drain the queue", "patch the server"]]
+    assert plan_items("Plan: step 1: drain it; step 2: patch it") == [
+        ["Plan: drain it", "Plan: patch it"]
+    ]
+    # one "step N:" is no list, and a numbered list keeps its own items
+    assert plan_items("Do not patch it after step 2: it breaks. Step 3: done.") == []
+    assert plan_items("1. a\n2. b\n3. c") == [["a", "b", "c"]]
