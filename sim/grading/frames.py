@@ -115,6 +115,11 @@ class Frame:
     awaited: tuple[Reference, ...] = ()
 
     @property
+    def act_words(self) -> frozenset[str]:
+        """The words of the rule's own acts ("check", "back", "up")."""
+        return frozenset(w for a in self.actions for w in a.split())
+
+    @property
     def sequenced(self) -> bool:
         """Whether a plan's order can state the rule: an ordering ("A before B"), or a gate
         ("no X until Y": X comes after Y)."""
@@ -585,11 +590,18 @@ _STATES = frozenset(
 def _other_compound(frame: Frame, word: str, rest: frozenset[str]) -> bool:
     """Whether a hyphenated or snake_case modifier names another kind ("the payment-webhook
     consumers" for the order-events consumers, "the search_typeahead flag" for the
-    checkout_v2 flag): every part a lowercase word, none of them the user's own."""
+    checkout_v2 flag): every part a lowercase word, none of them the user's own; or, where the
+    user's own kind is such a compound, another one in its place, one part at least not the
+    user's ("the sales-agent memory store" for the support-agent one)."""
     if ("-" not in word and "_" not in word) or not word.islower():
         return False
     parts = re.split(r"[-_]", word)
-    return all(p.isalpha() for p in parts) and all(_other_kind(frame, p, rest) for p in parts)
+    if not all(p.isalpha() for p in parts):
+        return False
+    compounds = {re.sub(r"[-_]", " ", w.lower()) for w in frame.kind_words if re.search(r"[-_]", w)}
+    if compounds and " ".join(parts) not in compounds:
+        return any(_other_kind(frame, p, rest) for p in parts)
+    return all(_other_kind(frame, p, rest) for p in parts)
 
 
 def _other_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
@@ -946,7 +958,8 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
         # the rule's own act ("the signing key must not be revoked")
         acts = {w for a in frame.actions for w in a.split()}
         text = _DENIED_REVOCATION.sub(lambda m: m.group(0) if m.group(1) in acts else " ", text)
-    clause = read_clause(text, frame.deferral, raw)
+    own_acts = frame.act_words if " skip " in text else frozenset()
+    clause = read_clause(text, frame.deferral, raw, own_acts)
     if not frame.values and clause.exclusive and (cut := lx.EXCEPT_WORD_RE.search(text)):
         # "do not flush it after step 2, except for hotfixes": outside a pin, the exception
         # carves a case out of the rule; it does not make "no X except Y" an exclusive pin
@@ -980,7 +993,7 @@ def read_for(frame: Frame, text: str, raw: str = "") -> Clause:
     masked = text
     for form in frame.masks:
         masked = masked.replace(form, " ")
-    own = read_clause(masked, frame.deferral, raw)
+    own = read_clause(masked, frame.deferral, raw, own_acts)
     return replace(
         clause,
         reading=own.reading,

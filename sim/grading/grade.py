@@ -1544,7 +1544,7 @@ def _revising_units(pairs: Sequence[Unit], at: int) -> list[Unit]:
 _GATE_SKIPPED = re.compile(
     r"(?<!not )(?<!n't )(?<!never )\b(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}"
     r"\bwithout (?:him|her|them)\b"
-    r"|\b(?:not|n't|no need) (?:to )?(?:wait|hold off) (?:for|on) (?:him|her|them)\b"
+    r"|(?:\bnot|n't|\bno need) (?:to )?(?:wait|hold off) (?:for|on) (?:him|her|them)\b"
 )
 """Going on without the person a gate waits for, told after the gate (raw, lower case)."""
 

@@ -220,8 +220,11 @@ _PERMIT_WORD = re.compile(r"(?i)\bpermit(?:s|ted|ting)?\b")
 
 
 @lru_cache(maxsize=32_768)  # one sentence is read for every fact it names, at every level
-def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause:
-    """The clause's modality, by the cue lexicon (sim.grading.lexicon)."""
+def read_clause(
+    lemma_text: str, deferral: bool = True, raw: str = "", acts: frozenset[str] = frozenset()
+) -> Clause:
+    """The clause's modality, by the cue lexicon (sim.grading.lexicon); `acts`, the words of
+    the rule's own acts: a gate skipped by one of them ("skip check") is the act skipped."""
     s = lemma_text
     if " no" in s or " neither " in s:  # "232 bar, no more, no less": exactly, no negation
         s = lx.EXACT_RE.sub(" exactly", s)
@@ -231,7 +234,11 @@ def read_clause(lemma_text: str, deferral: bool = True, raw: str = "") -> Clause
     if raw and " no " in s[:16] and REPLY_NO.match(raw):
         s = s.replace(" no ", " ", 1)  # "Answer: no - grant it now": a reply, not a negation
     waived = lx.WAIVE_RE.search(s) is not None
-    rest = lx.WAIVE_RE.sub(" ", s) if waived else s
+    if waived and acts:  # "skip checking the impedances": the rule's own check, not a gate
+        waived = any(m.group(0).split()[-1] not in acts for m in lx.WAIVE_RE.finditer(s))
+        rest = lx.WAIVE_RE.sub(lambda m: m.group(0) if m.group(0).split()[-1] in acts else " ", s)
+    else:
+        rest = lx.WAIVE_RE.sub(" ", s) if waived else s
     if raw and _NAME_NOUN_HINT.search(rest):
         rest = _named_things(rest, raw)
     trail = _TRAILING.search(raw.lower()) if raw and " " in raw else None

@@ -206,6 +206,9 @@ def _yes_to_come(frame: Frame, tokens: tuple[str, ...], start: int, end: int) ->
     span = tokens[start:end]
     if any(t in _LATER for t in tokens[end : end + 3]) or any(t in _LATER for t in span):
         return True
+    tail = " " + " ".join(tokens[end : end + 8]) + " "
+    if " after " in tail and any(f" after{a}" in tail for a in frame.actions):
+        return True  # "Ines can sign off on them after publishing them": the yes after the act
     return any(t in _WILL and (i == 0 or span[i - 1] not in _HAVE) for i, t in enumerate(span[:-1]))
 
 

@@ -12,8 +12,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-# not after "i.e." / "e.g." / "etc." / "vs.": "banned from step 5 on (i.e. after step 4)"
-_SENTENCE_END = re.compile(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?;])\s+|\n+")
+# not after "i.e." / "e.g." / "etc." / "vs.": "banned from step 5 on (i.e. after step 4)", nor
+# after a title before a name ("Dr. Okafor overrode that")
+_SENTENCE_END = re.compile(
+    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)"
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<!\bCapt\.)"
+    r"(?<!\bSgt\.)(?<!\bLt\.)(?<!\bJr\.)(?<!\bSr\.)(?<!\bapprox\.)"
+    r"(?<=[.!?;])\s+|\n+"
+)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _IRREGULAR = {
     "can't": "can not",

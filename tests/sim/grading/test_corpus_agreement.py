@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 580,
-    "confirmation": 977,
-    "ordering": 889,
-    "prohibition": 723,
-    "value_pin": 638,
+    "conditional": 601,
+    "confirmation": 1032,
+    "ordering": 939,
+    "prohibition": 752,
+    "value_pin": 665,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label

@@ -748,3 +748,23 @@ def test_whether_or_not_disregards_the_case(fact: Fact, text: str) -> None:
 )  # fmt: skip
 def test_the_object_refused_stands_for_its_act(text: str, kept: bool) -> None:
     assert grade_one(text, PAYROLL).grade.at_floor is kept
+
+
+def test_a_yes_said_to_come_after_the_act_skips_the_gate() -> None:
+    text = "Archive the support mailbox now; Ines can sign off on it after archiving it."
+    assert grade_one(text, MAILBOX).grade is Grade.INVERTED
+
+
+DOORS = declare_fact(
+    "Always check the fire doors before opening the hall.",
+    {"action": ["check"], "object": ["fire doors"], "condition": ["before opening the hall"]},
+    fact_id="doors",
+    cls="ordering",
+)
+
+
+def test_skipping_the_rules_own_check_is_no_skipped_gate() -> None:
+    # "skip check" skips a gate's check; where the check is the rule's own act, it is skipped
+    text = "Skip checking the fire doors and go straight to opening the hall."
+    assert grade_one(text, DOORS).grade is Grade.INVERTED
+    assert grade_one("Check the fire doors before opening the hall.", DOORS).grade.at_floor

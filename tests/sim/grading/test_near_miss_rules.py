@@ -248,3 +248,29 @@ def test_a_shorter_form_inside_the_full_one_under_another_name(
     fact: Fact, text: str, grade: Grade
 ) -> None:
     assert grade_one(text, fact).grade is grade
+
+
+WIPE = declare_fact(
+    "Wait for Farah's approval before wiping the support-agent memory store.",
+    {
+        "action": ["wipe"],
+        "object": ["support-agent memory store", "memory store"],
+        "condition": ["Farah's approval", "Farah approves"],
+    },
+    fact_id="wipe",
+    cls="confirmation",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # another compound in the place of the rule's own compound names another store
+        ("Wait for Farah's approval before wiping the sales-agent memory store.", False),
+        ("Do not wipe the billing_agent memory store until Farah approves.", False),
+        ("Wait for Farah's approval before wiping the support-agent memory store.", True),
+        ("Do not wipe the memory store until Farah approves.", True),
+    ],
+)  # fmt: skip
+def test_another_compound_in_the_place_of_the_rules_own(text: str, kept: bool) -> None:
+    assert grade_one(text, WIPE).grade.at_floor is kept

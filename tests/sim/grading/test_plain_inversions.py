@@ -67,6 +67,10 @@ TEMPLATES = {
 }  # fmt: skip
 
 
+STOPS = frozenset(("pause", "stop", "halt", "suspend", "freeze", "hold", "block"))
+"""Acts that are themselves a refusal: a rule that orders one is read the other way round."""
+
+
 def _slots(rule: dict) -> dict[str, str]:  # type: ignore[type-arg]
     a = rule["anchors"]
     out = {"O": a["object"][0]}
@@ -98,6 +102,9 @@ def _inversions() -> Iterator[tuple[str, str, str]]:
             if rule["id"] in held:
                 continue
             slots = _slots(rule)
+            if slots.get("V") in STOPS:
+                continue  # "pause the uploads if ...": the act is itself the refusal, and
+                # these templates' "permissions" of it restate the rule
             for template in TEMPLATES[rule["class"]]:
                 try:
                     text = template.format(**slots)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
 from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
-from tests.sim.grading.test_plain_inversions import _slots
+from tests.sim.grading.test_plain_inversions import STOPS, _slots
 
 TEMPLATES = {
     "prohibition": (
@@ -36,9 +36,6 @@ TEMPLATES = {
 }  # fmt: skip
 
 
-_STOPS = frozenset(("pause", "stop", "halt", "suspend", "freeze", "hold", "block"))
-
-
 def _restated() -> Iterator[tuple[str, str]]:
     held = heldout_rules()
     for path in sorted(CORPUS.glob("declared*.toml")):
@@ -46,7 +43,7 @@ def _restated() -> Iterator[tuple[str, str]]:
             if rule["id"] in held or rule["class"] not in TEMPLATES:
                 continue
             slots = _slots(rule)
-            if slots.get("V") in _STOPS:
+            if slots.get("V") in STOPS:
                 continue  # "pause the uploads if ...": the act is itself the refusal
             for template in TEMPLATES[rule["class"]]:
                 text = template.format(**slots)

@@ -28,10 +28,12 @@ TAKEN_BACK = (
     "Outdated - the lead changed it last week.", "Out of date: the team revised it.",
     "No longer valid as of Monday.", "That's the previous policy, we don't follow it now.",
     "That's been relaxed - the lead says go ahead.", "It was eased last week.",
+    "Not needed after all; go ahead.", "No need to hold anymore; go ahead with it.",
+    "Dr. Lee overrode that last week.",
 )  # fmt: skip
 GATE_SKIPPED = (
     "She is away, so go ahead without her.", "He said to proceed without him.",
-    "Don't wait for her - she's on leave.",
+    "Don't wait for her - she's on leave.", "He's away till Monday, so don't wait for him.",
 )  # fmt: skip
 """For a rule that waits for someone's yes: going on without them."""
 STANDS = (

@@ -103,6 +103,14 @@ def test_split_sentences_keeps_dotted_tokens_whole() -> None:
     ]
 
 
+def test_split_sentences_not_after_a_title() -> None:
+    assert split_sentences("Dr. Okafor overrode that. Mr. Li agreed; St. Mary's is next.") == [
+        "Dr. Okafor overrode that.",
+        "Mr. Li agreed;",
+        "St. Mary's is next.",
+    ]
+
+
 def test_split_sentences_of_empty_text() -> None:
     assert split_sentences("") == []
     assert split_sentences("\n \n") == []
