@@ -163,13 +163,17 @@ _PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them|him|her)\b")
 
 def revising(raw: str) -> bool:
     """Whether a raw sentence (or a raw line, for LineGrader's mark) may revise the one
-    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE), or an
-    opening that takes it back (STRONG_REVISION_RE)."""
+    before it: a pronoun and a revision cue (sim.grading.lexicon's REVISION_RE), an opening
+    that takes it back (STRONG_REVISION_RE), or an exception made to it (EXCEPTION_RE)."""
     low = raw.lower()
     return (
-        _PRONOUN.search(low) is not None
-        and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
-    ) or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
+        (
+            _PRONOUN.search(low) is not None
+            and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
+        )
+        or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
+        or (lx.EXCEPTION_RE.search(low) is not None)
+    )
 
 
 # a revision's word denied by the words just before it: "that has not been lifted", "it

@@ -1509,10 +1509,16 @@ def revised(
     at = next((i for i, unit in enumerate(pairs) if unit[0] == said), None)
     if at is None or at + 1 >= len(pairs):  # kept by a plan's items, or by the last sentence
         return best
+    excepted = False  # the unit before made an exception ("Exception granted; fell it.")
     for unit in _revising_units(pairs, at):
         found = resolved_one(fact, m, pairs[at][2], unit, counter)
         if found is not None and found[0] == INVERTED:
             return found
+        excepted = excepted or lx.EXCEPTION_RE.search(unit[0].lower()) is not None
+        if excepted and _excepts(m.frame, unit):
+            raw = f"{said} {unit[0]}"
+            grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
+            return INVERTED, grade
         if (
             lx.STRONG_REVISION_RE.match(unit[0].lower())
             or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
@@ -1526,6 +1532,24 @@ def revised(
             grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
             return INVERTED, grade
     return best
+
+
+def _excepts(frame: Frame, unit: Unit) -> bool:
+    """Whether a sentence, in or after an exception to the rule, does the opposite of it
+    ("Just this once, go ahead and force-push the branch"): the rule's act, and a reading
+    against the rule (an order or a permission of a ban; a skip of an order)."""
+    if not any(a in unit[2] for a in frame.actions):
+        return False
+    exception = lx.EXCEPTION_RE.search(unit[0].lower())
+    rest = (  # the exception's own words ("Not for this batch though - ...") deny no act
+        unit[0]
+        if exception is None
+        else unit[0][: exception.start()] + " " + unit[0][exception.end() :]
+    )
+    reading = read_for(frame, lemmas(normalize(rest)), rest).reading
+    return reading is Reading.REVOKED or (reading is Reading.POSITIVE) != (
+        frame.polarity is Polarity.REQUIRE
+    )
 
 
 def _revising_units(pairs: Sequence[Unit], at: int) -> list[Unit]:

@@ -432,6 +432,19 @@ whatever the rest of the sentence says (a correction, "Scratch that, it's 205", 
 it: REVISION_RE)."""
 
 
+EXCEPTION_RE = re.compile(
+    r"^[\W_]*(?:(?:just )?this (?:once|one time)\b|(?:as an? |one-off |one-time )?exception\b"
+    r"|(?:except|but not) (?:today|tonight|now|this (?:time|once|week|run|batch|job|shift))\b"
+    r"|(?:for|on) this (?:run|batch|job|release|shift|deploy|site|order|one|time|week|visit)"
+    r"(?: only)?\b|not (?:for|at|on|in) (?:the |this |that )?[\w' -]{1,30}? (?:though|however)\b)"
+    r"|\b(?:made|granted|allowed|approved) an exception\b|\bexception (?:granted|made|approved)\b"
+)
+"""A line that makes an exception to the rule before it ("Just this once, go ahead and
+force-push", "Except today: release it now", "Not for this batch though - ..."): raw, lower
+case. It revises the rule only where what it then says reads reversed
+(sim.grading.grade.revised); it never takes the rule back whole."""
+
+
 class Relation(StrEnum):
     """How a clause ties its action to a condition's reference."""
 

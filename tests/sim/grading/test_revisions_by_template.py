@@ -10,11 +10,14 @@ test_plain_inversions.py, so nothing is tuned to them.
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
 from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
+from tests.sim.grading.test_plain_inversions import STOPS, _slots
 
 TAKEN_BACK = (
     "Scratch that - it no longer applies.", "Update: that has been lifted.",
@@ -143,4 +146,33 @@ def test_going_on_without_the_yes_giver_never_leaves_a_gate_kept(rules) -> None:
         for line in GATE_SKIPPED
         if grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
     ]
+    assert kept == [], kept[:10]
+
+
+EXCEPTIONS = (
+    "Just this once, go ahead and {V} the {O}.", "Except today: {V} the {O} right away.",
+    "Not for this batch though - {V} the {O} now.", "For this run only, {V} the {O} straight away.",
+    "This time the lead made an exception: {V} the {O} now.",
+    "Exception granted for tonight; {V} the {O}.",
+)  # fmt: skip
+"""For a rule that forbids or gates its act: an exception that does the act at once."""
+
+
+def test_an_exception_that_does_the_act_never_leaves_a_ban_kept() -> None:
+    facts, counter, held = bench.corpus_facts(), get_counter(), heldout_rules()
+    kept, n = [], 0
+    for path in sorted(CORPUS.glob("declared*.toml")):
+        for rule in tomllib.loads(path.read_text(encoding="utf-8"))["fact"]:
+            if rule["id"] in held or rule["class"] in ("value_pin", "ordering"):
+                continue
+            slots = _slots(rule)
+            if slots["V"] in STOPS:
+                continue
+            fact = facts[rule["id"]]
+            for line in EXCEPTIONS:
+                n += 1
+                text = f"{fact.text}\n{line.format(**slots)}"
+                if grade_text(text, [fact], counter)[0].grade.at_floor:
+                    kept.append((rule["id"], line))
+    assert n >= 600
     assert kept == [], kept[:10]
