@@ -102,7 +102,7 @@ def continues_after(previous: str, sentence: str) -> bool:
     if _ONLY_AFTER_THAT.match(sentence):
         return False  # "Only once that is done do the calls get released": "that" stands for
         # the sentence before, which sim.grading.anaphora reads in (as "after that")
-    if revising(sentence):
+    if may_revise(sentence):
         return False  # "That has been replaced: ...", "That was last season's number - it's
         # 7% now": the later word on the rule, read on its own (sim.grading.grade.revised),
         # not as the rule's second half
@@ -182,3 +182,12 @@ _DENIED = re.compile(
     r"\b(?:not|never|nobody|no one|none|cannot|can't|won't|isn't|hasn't|wasn't|haven't|"
     r"hasn’t|isn’t)(?:\s+\S+){0,2}\s*$"
 )
+
+
+def may_revise(raw: str) -> bool:
+    """`revising`, or a sentence that may give a pinned setting a new value (sim.grading.
+    lexicon's VALUE_MOVED_RE, with a number in it): what a line is read apart from the one
+    before for."""
+    return revising(raw) or (
+        any(map(str.isdigit, raw)) and lx.VALUE_MOVED_RE.search(raw.lower()) is not None
+    )

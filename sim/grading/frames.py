@@ -719,7 +719,7 @@ _VALUE_KINDS = (
     (r"^[a-z]\d[a-z]?\.\w+$", r"\b[a-z]\d[a-z]?\.\w+\b"),  # an instance type
     (r"^-?\d+ ?°[cf]$", r"(?<![\d.])-?\d+ ?°[cf]\b"),  # a temperature
     (r"^\d+(?:\.\d+)? ?%$", r"(?<![\d.])\d+(?:\.\d+)? ?%"),  # a percentage
-    (r"^v?\d+\.\d+\.\d+$", r"(?<![\d.])v?\d+\.\d+\.\d+(?![\d.])"),  # a version
+    (r"^v?\d+\.\d+\.\d+$", r"(?<![\d.])v?\d+\.\d+\.\d+(?!\d|\.\d)"),  # a version
     (r"^(?:utf-?8|utf-?16|ascii|latin-?1|cp\d+|windows-\d+|iso-8859-\d+)$",
      r"\b(?:utf-?8|utf-?16|ascii|latin-?1|cp\d{3,4}|windows-\d{3,4}|iso-8859-\d+)\b"),  # encoding
 )  # fmt: skip

@@ -1509,6 +1509,12 @@ def revised(
     at = next((i for i, unit in enumerate(pairs) if unit[0] == said), None)
     if at is None or at + 1 >= len(pairs):  # kept by a plan's items, or by the last sentence
         return best
+    if m.frame.values and _moves_value(m.frame, pairs[at + 1]):
+        # "The run must use a dropout rate of 0.1. / Changed to 0.2 last week.": the later
+        # value is the one that stands
+        raw = f"{said} {pairs[at + 1][0]}"
+        grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("value",), raw)
+        return INVERTED, grade
     excepted = False  # the unit before made an exception ("Exception granted; fell it.")
     for unit in _revising_units(pairs, at):
         found = resolved_one(fact, m, pairs[at][2], unit, counter)
@@ -1532,6 +1538,56 @@ def revised(
             grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
             return INVERTED, grade
     return best
+
+
+def _moves_value(frame: Frame, unit: Unit) -> bool:
+    """Whether the sentence after a pin gives its setting another value: a new value's words
+    (VALUE_MOVED_RE), another value of the pin's kind, none of the pin's own, and no other
+    setting named as the subject ("Sparge water raised to 78°C" is the sparge water's)."""
+    raw = unit[0].lower()
+    if not any(map(str.isdigit, raw)):
+        return False
+    cue = lx.VALUE_MOVED_RE.search(raw)
+    if cue is None:
+        return False
+    if frame.other_value is not None:
+        if frame.other_value.search(raw_numbers(raw)) is None:
+            return False
+    elif not frame.raw_values or not all(_BARE_NUMBER.fullmatch(v) for v in frame.raw_values):
+        return False
+    elif not any(n not in frame.raw_values for n in _BARE_NUMBER.findall(raw_numbers(raw))):
+        return False  # a bare number's pin ("dropout rate of 0.1"): another bare number
+    if any(v in unit[2] for v in frame.values) or any(
+        p.search(unit[2]) for p in frame.value_patterns
+    ):
+        return False  # the pin's own value again: kept, or a range around it
+    values = " ".join(frame.values)
+    names_pin = any(  # the object or setting by name, not by the value's unit ("dpi")
+        o.strip() in unit[2] and o.strip() not in values for o in (*frame.objects, *frame.settings)
+    )
+    if cue.group(0).rstrip().endswith(":"):  # "Update: it's 0.2 now", not "Update: the spare
+        # unit is at 0.2"
+        rest = raw[cue.end() :].lstrip(" -–—")
+        if not names_pin and not _NEW_VALUE_LEAD.match(rest):
+            return False
+    elif cue.start() > 0 and not _SENTENCE_CUE.match(cue.group(0)):
+        # a verb inside the sentence: its subject must be the pin's, a pronoun, or a person
+        head = raw[: cue.start()]
+        if not names_pin and not _PERSON_OR_PRONOUN.search(head):
+            return False
+    return True
+
+
+_NEW_VALUE_LEAD = re.compile(
+    r"[\W_]*(?:\d|(?:it|that|this|now|changed|moved|raised|lowered|bumped|set|make|use|using|"
+    r"going|from|we|they|ops|new)\b)"
+)
+_BARE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_SENTENCE_CUE = re.compile(r"\W*(?:instead|make|going forward|from now on)")
+_PERSON_OR_PRONOUN = re.compile(
+    r"(?:^|\W)(?:it|that|this|we|they|you|i|ops|the (?:lead|team|vendor|client|user|owner)|"
+    r"[a-z]+ (?:says|said|wants))\W*(?:\w+\W+){0,2}$|^[\W_]*[a-z]+\W*$"
+)
 
 
 def _excepts(frame: Frame, unit: Unit) -> bool:

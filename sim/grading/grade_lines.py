@@ -19,7 +19,7 @@ from operator import or_
 
 from sim.grading import anaphora
 from sim.grading.allusions import cautions, may_caution, names_topic
-from sim.grading.clauses import revising
+from sim.grading.clauses import may_revise
 from sim.grading.frames import Frame
 from sim.grading.grade import (
     ACTIONABLE,
@@ -122,7 +122,7 @@ _PRONOUN = 512  # a pronoun, whatever it may stand for (sim.grading.anaphora.fir
 _CAUTIOUS = 1024  # it may hold a caution (sim.grading.allusions.may_caution)
 _CUE_PRONOUN = 2048  # its first sentence holds a pronoun and a caution
 _SECTION = 4096  # a markdown header that titles the plain lines under it
-_REVISING = 8192  # it may revise the line before it (sim.grading.clauses.revising)
+_REVISING = 8192  # it may revise the line before it (sim.grading.clauses.may_revise)
 _POINTING = _POINTS | _POINTER
 
 
@@ -572,7 +572,7 @@ def _static_marks(line: str, key: str) -> int:
         kind |= _PRONOUN
     if may_caution(key):
         kind |= _CAUTIOUS | (_CUE_PRONOUN if kind & _PRONOUN or CARE_START.match(line) else 0)
-    if revising(line):
+    if may_revise(line):
         kind |= _REVISING
     if len(_STATIC) >= _MAX_STATIC:
         _STATIC.clear()

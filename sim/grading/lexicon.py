@@ -432,6 +432,25 @@ whatever the rest of the sentence says (a correction, "Scratch that, it's 205", 
 it: REVISION_RE)."""
 
 
+VALUE_MOVED_RE = re.compile(
+    r"^[\W_]*(?:update|revised|revision|correction|change|changed|new value|new setting)\s*:"
+    r"|^[\W_]*(?:now|actually)\W+(?:(?:at|to|is|it['’]s|set to|running at|use|using) )?\S*\d"
+    r"|^[\W_]*(?:instead|going forward|from (?:today|now on|tomorrow|next \w+))\b"
+    r"|^[\W_]*(?:it|that|this)(?:['’]s| is| has| was)?(?: now| since| been)* (?:changed|moved|"
+    r"raised|lowered|bumped|set|increased|decreased|reduced|switched)\b"
+    r"|^[\W_]*(?:it|that|this)(?:['’]s| is) (?:now (?:at )?\S*\d|(?:at )?\S*\d\S* now\b)"
+    r"|\b(?:changed|moved|raised|lowered|bumped|increased|decreased|reduced|switched|cut|"
+    r"dropped|set|change|raise|lower|bump|increase|decrease|reduce|switch|move) "
+    r"(?:(?:it|that|this) )?(?:up |down )?to\b"
+    r"|\binstead\b|\bmake (?:that|it)\b|\bgoing forward\b|\bfrom now on\b"
+    r"|^[\W_]*\S*\d\S*(?: \S+)? (?:from|starting|as of) (?:today|now|tomorrow|monday|next\b)"
+)
+"""A sentence that may give a pinned setting its new value ("Changed to 0.2 last week", "Ops
+bumped it to 60s", "Going forward we use 149°C", "Actually make that 7%"): raw, lower case.
+It moves the pin only with another value of the pin's kind and none of its own
+(sim.grading.grade.revised)."""
+
+
 EXCEPTION_RE = re.compile(
     r"^[\W_]*(?:(?:just )?this (?:once|one time)\b|(?:as an? |one-off |one-time )?exception\b"
     r"|(?:except|but not) (?:today|tonight|now|this (?:time|once|week|run|batch|job|shift))\b"

@@ -18,8 +18,8 @@ from sim.grading.clauses import (
     continues_after,
     header_text,
     is_header,
+    may_revise,
     now_line,
-    revising,
 )
 from sim.grading.notation import as_prose
 from sim.grading.plans import may_hold_plan, plan_items
@@ -112,7 +112,7 @@ def plain_role(line: str) -> tuple[str, str | None] | None:
     if (
         line[:1].isalpha()
         and (continues(line) or now_line(line))
-        and not revising(split_sentences(line)[0])
+        and not may_revise(split_sentences(line)[0])
     ):
         return "continues", None  # a line that opens by revising the one before is read on
         # its own (sim.grading.grade.revised)

@@ -10,6 +10,7 @@ test_plain_inversions.py, so nothing is tuned to them.
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -176,3 +177,70 @@ def test_an_exception_that_does_the_act_never_leaves_a_ban_kept() -> None:
                     kept.append((rule["id"], line))
     assert n >= 600
     assert kept == [], kept[:10]
+
+
+PIN_MOVED = (
+    "Update: it's {X} now.", "Changed to {X} last week.", "Ops bumped it to {X} yesterday.",
+    "Now {X} - the old value caused drift.", "That moved to {X} after the review.",
+    "Going forward we use {X}.", "Revised: {X}.", "The lead wants {X} instead.",
+    "Actually make that {X}.",
+)  # fmt: skip
+"""After a pin: a new value for it (another of the pin's kind)."""
+PIN_BESIDE = (
+    "Now at step 3; the backup pump runs at {X}.", "The backup heater was raised to {X}.",
+    "Update: the spare unit is at {X}.", "It's {V} now, as before.", "Ops checked it: still {V}.",
+    "Changed the filter cartridge; readings at {X} on the spare line.",
+    "The second line got bumped to {X}, this one stays.",
+)  # fmt: skip
+"""After a pin: another thing's value, or the pin's own again."""
+
+
+def _other_value(value: str) -> str | None:
+    """`value` with its first number changed ("74°C" -> "149°C", "0.1" -> "0.2")."""
+    found = re.search(r"\d+(?:\.\d+)?", value)
+    if found is None:
+        return None
+    n = found.group(0)
+    new = str(int(n) * 2 + 1) if "." not in n else f"{float(n) * 2:.2f}".rstrip("0")
+    return value[: found.start()] + new + value[found.end() :]
+
+
+def _pins() -> list[tuple[str, str, str]]:
+    """(rule id, its first value form, another value) for every training pin."""
+    held, out = heldout_rules(), []
+    for path in sorted(CORPUS.glob("declared*.toml")):
+        for rule in tomllib.loads(path.read_text(encoding="utf-8"))["fact"]:
+            if rule["id"] in held or rule["class"] != "value_pin":
+                continue
+            value = rule["anchors"]["value"][0]
+            if (other := _other_value(value)) is not None:
+                out.append((rule["id"], value, other))
+    return out
+
+
+def test_a_new_value_after_a_pin_moves_it() -> None:
+    facts, counter, pins = bench.corpus_facts(), get_counter(), _pins()
+    assert len(pins) >= 35
+    kept = [
+        (rule, line)
+        for rule, _, other in pins
+        for line in PIN_MOVED
+        if grade_text(f"{facts[rule].text}\n{line.format(X=other)}", [facts[rule]], counter)[
+            0
+        ].grade.at_floor
+    ]
+    # a named version's other number ("TLS 2.4") after a label is not read yet
+    assert len(kept) <= 6, kept[:10]
+
+
+def test_another_things_value_after_a_pin_leaves_it() -> None:
+    facts, counter = bench.corpus_facts(), get_counter()
+    lost = [
+        (rule, line)
+        for rule, value, other in _pins()
+        for line in PIN_BESIDE
+        if not grade_text(
+            f"{facts[rule].text}\n{line.format(X=other, V=value)}", [facts[rule]], counter
+        )[0].grade.at_floor
+    ]
+    assert lost == [], lost[:10]
