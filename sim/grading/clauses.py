@@ -172,8 +172,13 @@ def revising(raw: str) -> bool:
             and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
         )
         or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
-        or (lx.EXCEPTION_RE.search(low) is not None)
+        or lx.EXCEPTION_RE.search(low) is not None
+        or _REVERSED.search(low) is not None
     )
+
+
+# an order told reversed, with or without a pronoun: "the reverse works better - patch first"
+_REVERSED = re.compile(r"\b(?:the reverse|in reverse|reverse order|reversed order)\b")
 
 
 # a revision's word denied by the words just before it: "that has not been lifted", "it

@@ -271,7 +271,7 @@ class Frame:
             _setting_modifiers(forms("setting"), objects),
             worded.rivals,
             held_state(actions[0]) if actions and polarity is Polarity.FORBID else None,
-            _narrowings(groups["object"].forms) if "object" in groups else (),
+            _narrowings(groups["object"].forms, worded.named) if "object" in groups else (),
             "value" in groups and worded.cap,
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
             awaited_references(references) if fact_cls == "confirmation" else (),
@@ -475,12 +475,15 @@ def _acronym_references(
 _CAP = re.compile(r" (?:cap|limit|max|maximum|ceiling|at most|no more than|up to) ")
 
 
-def _narrowings(objects: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+def _narrowings(
+    objects: tuple[str, ...], named: frozenset[str] = frozenset()
+) -> tuple[tuple[str, frozenset[str]], ...]:
     """The object's shorter forms made of its full form's words, each with the full form's
     other words (lemma space): "screening hit" of "sanctions screening hit", "seedlings" of
-    "tomato seedlings", "timpani" of "timpani crates"."""
+    "tomato seedlings", "timpani" of "timpani crates"; and the words the rule's own text
+    names the object by ("the payments-primary PagerDuty escalation policy": `named`)."""
     full = lemmas(" " + objects[0].lower() + " ").split()
-    own = frozenset(lemmas(" " + " ".join(objects).lower() + " ").split())
+    own = frozenset(lemmas(" " + " ".join(objects).lower() + " ").split()) | named
     out = []
     for form in objects[1:]:
         words = form.lower().split()
@@ -555,7 +558,10 @@ def names_another(frame: Frame, raw: str) -> bool:
                     and second.lower() in rest
                     and lead
                     and lead[0].lower() in _DETERMINERS
-                    and _lower_kind(frame, first, rest, gerund)
+                    and (
+                        _lower_kind(frame, first, rest, gerund)
+                        or _other_compound(frame, first, rest)
+                    )
                 ):
                     return True
             start = low.find(short, start + 1)
@@ -596,12 +602,15 @@ def _other_compound(frame: Frame, word: str, rest: frozenset[str]) -> bool:
     if ("-" not in word and "_" not in word) or not word.islower():
         return False
     parts = re.split(r"[-_]", word)
-    if not all(p.isalpha() for p in parts):
-        return False
+    if not all(p.isalnum() for p in parts) or not any(p.isalpha() for p in parts):
+        return False  # "ratings-v2", not "v2-3"
     compounds = {re.sub(r"[-_]", " ", w.lower()) for w in frame.kind_words if re.search(r"[-_]", w)}
     if compounds and " ".join(parts) not in compounds:
-        return any(_other_kind(frame, p, rest) for p in parts)
-    return all(_other_kind(frame, p, rest) for p in parts)
+        own = {w for c in compounds for w in c.split()}
+        return any(
+            _other_kind(frame, p, rest) if p.isalpha() else p not in own for p in parts
+        )  # "ratings-v2", "support-v2" for "reviews-v2", "support-agent"
+    return all(p.isalpha() for p in parts) and all(_other_kind(frame, p, rest) for p in parts)
 
 
 def _other_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
@@ -644,6 +653,7 @@ class Wording(NamedTuple):
     permits_only: bool  # an exclusive permission ("only X after Y"), not a ban
     rivals: Lazy | None  # another thing named in the object's place (`_rivals`)
     cap: bool  # a ceiling's words ("cap", "at most", "a load limit")
+    named: frozenset[str]  # the words right before the object in the text (lemma space)
 
 
 def wording(fact: Fact) -> Wording:
@@ -654,7 +664,21 @@ def wording(fact: Fact) -> Wording:
         lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None,
         _rivals(fact.text, objects) if objects is not None else None,
         _CAP.search(lem) is not None,
+        _named_by(fact.text, objects) if objects is not None else frozenset(),
     )
+
+
+def _named_by(text: str, objects: tuple[str, ...]) -> frozenset[str]:
+    """The two words right before any form of the object in a rule's own text, in lemma
+    space: how the user names the object ("payments-primary PagerDuty" before "escalation
+    policy"), never another kind of it."""
+    low = text.lower()
+    found: set[str] = set()
+    for form in objects:
+        at = low.find(form.lower())
+        if at > 0:
+            found.update(lemmas(normalize(text[:at])).split()[-2:])
+    return frozenset(found)
 
 
 def cue_names(anchors: Iterable[AnchorGroup]) -> tuple[str, ...]:

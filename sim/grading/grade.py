@@ -1528,7 +1528,11 @@ def revised(
         if (
             lx.STRONG_REVISION_RE.match(unit[0].lower())
             or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
-            or (m.frame.confirmation and found is None and _GATE_SKIPPED.search(unit[0].lower()))
+            or (
+                m.frame.confirmation
+                and (found is None or found[0] == DEGRADED)
+                and _GATE_SKIPPED.search(unit[0].lower())
+            )
         ):
             # "Not any more: ...", "Keiko reversed that this morning - prime first": taken
             # back; "We've scrapped that." after a pin: the whole rule, though it names no part
@@ -1550,13 +1554,14 @@ def _moves_value(frame: Frame, unit: Unit) -> bool:
     cue = lx.VALUE_MOVED_RE.search(raw)
     if cue is None:
         return False
-    if frame.other_value is not None:
-        if frame.other_value.search(raw_numbers(raw)) is None:
-            return False
-    elif not frame.raw_values or not all(_BARE_NUMBER.fullmatch(v) for v in frame.raw_values):
+    numbers = raw_numbers(raw)
+    bare = [v for v in frame.raw_values if _BARE_NUMBER.fullmatch(v)]
+    if not (
+        (frame.other_value is not None and frame.other_value.search(numbers) is not None)
+        # a bare number's pin ("dropout rate of 0.1", "stays at 0.05"): another bare number
+        or (bare and any(n not in bare for n in _BARE_NUMBER.findall(numbers)))
+    ):
         return False
-    elif not any(n not in frame.raw_values for n in _BARE_NUMBER.findall(raw_numbers(raw))):
-        return False  # a bare number's pin ("dropout rate of 0.1"): another bare number
     if any(v in unit[2] for v in frame.values) or any(
         p.search(unit[2]) for p in frame.value_patterns
     ):
@@ -1623,7 +1628,7 @@ def _revising_units(pairs: Sequence[Unit], at: int) -> list[Unit]:
 
 _GATE_SKIPPED = re.compile(
     r"(?<!not )(?<!n't )(?<!never )\b(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}"
-    r"\bwithout (?:him|her|them)\b"
+    r"\bwithout (?:him|her|them|it|that|(?:his|her|their) (?:ok|okay|yes|sign-?off|approval))\b"
     r"|(?:\bnot|n't|\bno need) (?:to )?(?:wait|hold off) (?:for|on) (?:him|her|them)\b"
 )
 """Going on without the person a gate waits for, told after the gate (raw, lower case)."""

@@ -139,6 +139,15 @@ _ENDED_STATED = (
     # not 600 phrases: a flat alternation costs a try per phrase per position
     r"(?<![\w-])(?:that|this)(?: (?:step|check|order|requirement|rule))?"
     r" (?:is|be|have be|is now|have now be|get) (?:" + _ENDED_WORDS + r")(?![\w-])"
+    # "so that step's gone" (the "'s" read as a possessive, so no verb is left)
+    r"|(?<![\w-])(?:that|this) (?:step|check|order|requirement|rule|gate) (?:is |be )?(?:"
+    + _ENDED_WORDS
+    + "|"
+    + lemma_phrase("gone")
+    + r")(?![\w-])"
+    # "we've dropped the glue-up-before-rounding step"
+    r"|(?<![\w-])(?:we|they|you) (?:have )?(?:" + _ENDED_WORDS + r") (?:\S+ ){0,6}?"
+    r"(?:step|check|requirement|restriction|rule|gate)(?![\w-])"
     r"|(?<![\w-])(?:we|they|you) (?:have )?(?:" + _ENDED_WORDS + r") (?:that|this)(?![\w-])"
 )
 
@@ -384,7 +393,11 @@ REVISION_RE = re.compile(
     r"rescinded|removed|undid|drop|forget|ignore) (?:that|this|it)|"
     r"(?:the )?other way (?:a)?round|"
     # "Priscila said to go ahead with the edits without him"
-    r"(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}\bwithout (?:him|her|them)\b)"
+    r"(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}\bwithout (?:him|her|them|it)\b|"
+    # "the reverse works better - round first, glue after"
+    r"the reverse\b|in reverse\b|reverse order\b|"
+    # "so that step's gone - crack on"
+    r"(?:that|this) (?:step|check|rule|requirement|gate)(?:['’]s| is| has been) gone\b)"
     r"(?:\b|(?<=:))"  # "update:" ends at its colon
 )
 """Raw words (lower case) that revise what the sentence before said ("Scratch that, it's

@@ -38,7 +38,7 @@ from sim.grading.grade import grade_fact, sentence_polarity
 from sim.grading.sentences import Sentences
 from sim.grading.text import lemmas, normalize
 from sim.tokens import Tokenizer, get_counter
-from sim.types import AnchorGroup, Fact, Polarity, RecallFloor
+from sim.types import AnchorGroup, Fact, Grade, Polarity, RecallFloor
 
 REGISTRY_VERSION = 1
 _TOP_KEYS = ("version", "tokenizer", "budgets", "classes", "fact")
@@ -142,9 +142,17 @@ def declare_fact(
     fact = Fact(fact_id, cls, text.strip(), tuple(groups), pol, RecallFloor(need, min_span_tokens))
     own = grade_fact(fact, Sentences(fact.text + "\n"), counter or get_counter())
     if not own.grade.at_floor:
+        if own.grade is Grade.DROPPED:  # every group has a form in the text (checked above)
+            why = (
+                "each anchor group has a form in it, but no sentence reads as this rule: a "
+                "word beside a form may name another thing; reword the text or the anchors"
+            )
+        else:
+            why = (
+                f"missing {', '.join(own.missing)}; lower floor.min_span_tokens or fix the anchors"
+            )
         raise FloorRegistryError(
-            f"{where}: the text grades {own.grade.label} against its own floor "
-            f"(missing {', '.join(own.missing)}); lower floor.min_span_tokens or fix the anchors"
+            f"{where}: the text grades {own.grade.label} against its own floor ({why})"
         )
     return fact
 

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 601,
-    "confirmation": 1032,
-    "ordering": 939,
-    "prohibition": 752,
-    "value_pin": 665,
+    "conditional": 628,
+    "confirmation": 1089,
+    "ordering": 992,
+    "prohibition": 781,
+    "value_pin": 691,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -36,6 +36,14 @@ KNOWN_FALSE_KEPT = {
     # straight away and the sheet put up afterwards": an exception for one job, then the order
     # reversed by the act's noun ("the sheet put up"), neither read
     "D302-09",
+    # "Step 0 was: apply the DestinationRule before shifting ... / We dropped step 0; Aiko
+    # confirmed the shift can start without it": the rule taken back by its step's number,
+    # which no pronoun points to
+    "D357-09",
+    # "the checkout-web Sentry project's profiles_sample_rate stays at 0.05" for the
+    # traces_sample_rate: another setting by a snake_case name holding the rule's shorter
+    # form ("sample rate"), read as the rule's own
+    "D358-14",
 }
 
 

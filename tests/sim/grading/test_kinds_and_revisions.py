@@ -302,3 +302,11 @@ def test_an_order_set_the_wrong_way_round_in_time_is_reversed(text: str, inverte
 def test_an_order_told_in_two_parts(text: str, grade: Grade | None) -> None:
     found = grade_one(text, DRAIN).grade
     assert found is grade if grade is not None else found.at_floor
+
+
+def test_the_reverse_order_told_after_an_order_reverses_it() -> None:
+    text = (
+        "Drain the print queue before patching the print server.\n"
+        "Ops says the reverse works better here - patch the print server first, drain after."
+    )
+    assert grade_one(text, DRAIN).grade is Grade.INVERTED

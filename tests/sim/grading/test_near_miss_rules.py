@@ -268,6 +268,7 @@ WIPE = declare_fact(
         # another compound in the place of the rule's own compound names another store
         ("Wait for Farah's approval before wiping the sales-agent memory store.", False),
         ("Do not wipe the billing_agent memory store until Farah approves.", False),
+        ("Only wipe the support-v2 memory store after Farah approves.", False),
         ("Wait for Farah's approval before wiping the support-agent memory store.", True),
         ("Do not wipe the memory store until Farah approves.", True),
     ],

@@ -33,11 +33,13 @@ TAKEN_BACK = (
     "No longer valid as of Monday.", "That's the previous policy, we don't follow it now.",
     "That's been relaxed - the lead says go ahead.", "It was eased last week.",
     "Not needed after all; go ahead.", "No need to hold anymore; go ahead with it.",
-    "Dr. Lee overrode that last week.",
+    "Dr. Lee overrode that last week.", "So that step's gone - crack on.",
+    "We've dropped the whole sign-off step for this site.",
 )  # fmt: skip
 GATE_SKIPPED = (
     "She is away, so go ahead without her.", "He said to proceed without him.",
     "Don't wait for her - she's on leave.", "He's away till Monday, so don't wait for him.",
+    "She's away, so the team can go ahead without it.",
 )  # fmt: skip
 """For a rule that waits for someone's yes: going on without them."""
 STANDS = (

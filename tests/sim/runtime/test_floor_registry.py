@@ -292,3 +292,23 @@ def test_a_pin_held_at_a_value_requires_it() -> None:
     )
     assert fact.polarity is Polarity.REQUIRE
     assert grade_one("Oyster depuration tanks: salinity 28 ppt.", fact).grade is Grade.INVERTED
+
+
+def test_the_words_a_rule_names_its_object_by_are_its_own() -> None:
+    # "PagerDuty" before the shorter form "escalation policy" was read as another kind of
+    # policy, so the rule graded dropped against itself and could not be declared
+    fact = declare_fact(
+        "Wait for Ines's approval before editing the payments-primary PagerDuty escalation policy.",
+        {
+            "action": ["edit", "editing"],
+            "object": ["payments-primary escalation policy", "escalation policy"],
+            "condition": ["Ines's approval", "Ines approves"],
+        },
+        fact_id="paging",
+        cls="confirmation",
+    )
+    other = (
+        "Wait for Ines's approval before editing the search-primary PagerDuty escalation policy."
+    )
+    assert grade_one(fact.text, fact).grade.at_floor
+    assert not grade_one(other, fact).grade.at_floor
