@@ -47,7 +47,6 @@ from sim.grading.patterns import any_of
 from sim.grading.plans import may_hold_plan, plan_items
 from sim.grading.references import stem
 from sim.grading.sentences import (
-    Sentences,
     Unit,
     line_role,
     line_sentences,
@@ -301,7 +300,9 @@ class LineGrader:
             # a later line may revise a rule kept or weakened (grade.revised): read as
             # grade_text does
             kept = [k for k in ks if (won := best.get(k)) is not None and won[0] != INVERTED]
-            pairs = Sentences(text).pairs if kept else []
+            # the text's sentences as sim.grading.sentences.Sentences splits them, from the
+            # lines read above (each line's sentences are cached): no second pass over the text
+            pairs = [u for line in lines if line for u in line_sentences(line)] if kept else []
             for k in kept:
                 m = self._matchers[k]
                 best[k] = revised(m.fact, m, pairs, self._counter, best[k])
