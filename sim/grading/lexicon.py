@@ -242,6 +242,10 @@ writes alike ("4K transcode done for 9" is a status)."""
 EXCLUSIVE = (
     "only", "solely", "exclusively", "just", "strictly", "must only", "no earlier than",
     "at the latest", "at latest", "restricted to", "limited to", "confined to",
+    # "any opening of the drum has to happen during steps 1 to 4": the only window for it
+    "has to happen during", "must happen during", "has to happen within", "must happen within",
+    "has to take place during", "must take place during", "must be done during",
+    "has to be done during", "must be done within", "has to be done within",
 )  # fmt: skip
 """A positive clause with one of these forbids everything else: "deploy only after X"."""
 

@@ -170,7 +170,12 @@ _THOUSANDS = re.compile(r"(?<!port )(?<!ports )(?<![\d.,])\d{1,3}(?:,\d{3})+(?![
 _OR_LOWER = re.compile(r"(\d\S*(?: [a-z/%°µ]+)?) or (?:lower|less)\b")
 # "until after step 5", "can wait till after the backfill": the "after" only says the wait
 # ends once the reference is done, which "until" says already
-_UNTIL_AFTER = re.compile(r"\b(until|till) after\b")
+_UNTIL_AFTER = re.compile(r"\b(until|till|up to) after\b")
+# "can be opened up to step 2 and never after it": only up to the step just named
+_NEVER_AFTER_IT = re.compile(
+    r"\b((?:up to|until|till|before|through) step \d+),? (?:and|but) (?:never|not|no) "
+    r"(?:after|past|beyond) (?:it|that|this)\b"
+)
 # a numbered stage or phase is a step: "beyond stage 4", "after the sixth phase"
 _STAGE_NUMBER = re.compile(r"\b(?:stage|phase)(s?) (?=\d)")
 _NTH_STAGE = re.compile(
@@ -255,8 +260,10 @@ def normalize(text: str) -> str:
         if "while" in s or "as long as" in s:  # "only while step 3 is still in progress"
             s = _STEP_RUNNING.sub(r"before step \1 is done", s)
         s = _STEP_ONWARD.sub(_onward, s)
-    if "after" in s and ("until" in s or "till" in s):
+    if "after" in s and ("until" in s or "till" in s or "up to" in s):
         s = _UNTIL_AFTER.sub(r"\1", s)  # "do not reset it until after step 5": until step 5
+        if " it" in s or " that" in s or " this" in s:
+            s = _NEVER_AFTER_IT.sub(r"only \1", s)
     if "wait" in s and " then " in s:
         s = _WAIT_THEN.sub(r"\2 only after \1", s)
         s = _THEN_WAIT.sub(r"\1 before \2", s)

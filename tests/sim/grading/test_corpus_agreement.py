@@ -21,7 +21,7 @@ REACHED = {
     "conditional": 628,
     "confirmation": 1089,
     "ordering": 992,
-    "prohibition": 781,
+    "prohibition": 784,
     "value_pin": 691,
 }
 

@@ -768,3 +768,18 @@ def test_skipping_the_rules_own_check_is_no_skipped_gate() -> None:
     text = "Skip checking the fire doors and go straight to opening the hall."
     assert grade_one(text, DOORS).grade is Grade.INVERTED
     assert grade_one("Check the fire doors before opening the hall.", DOORS).grade.at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the window the act is allowed in, stated alone: the rule's "not after step 3"
+        ("Reprocessing the payroll batch is allowed only up to the end of step 3.", True),
+        ("Any reprocessing of the payroll batch has to happen during steps 1 to 3.", True),
+        ("The payroll batch can be reprocessed up to step 3 and never after it.", True),
+        ("Reprocessing the payroll batch has to happen after step 3.", False),
+        ("The payroll batch can be reprocessed after step 3.", False),
+    ],
+)  # fmt: skip
+def test_a_window_for_the_act_states_a_ban_outside_it(text: str, kept: bool) -> None:
+    assert grade_one(text, PAYROLL).grade.at_floor is kept
