@@ -177,8 +177,16 @@ def revising(raw: str) -> bool:
     )
 
 
-# an order told reversed, with or without a pronoun: "the reverse works better - patch first"
-_REVERSED = re.compile(r"\b(?:the reverse|in reverse|reverse order|reversed order)\b")
+# an order told reversed, or a step struck, with or without a pronoun: "the reverse works
+# better - patch first", "that's backwards"
+_REVERSED = re.compile(
+    r"\b(?:the reverse|in reverse|reverse order|reversed order|backwards|the wrong way round"
+    r"|the wrong order)\b"
+    # a step struck or skipped by its name or number: "Luca struck step 0 this morning", "Skip
+    # the validation step this release"
+    r"|\b(?:struck|scrapped|dropped|removed|cut|deleted|skipped|skip|skipping) (?:the )?"
+    r"(?:step \d+\b|[\w-]+(?: [\w-]+)? step\b)"
+)
 
 
 # a revision's word denied by the words just before it: "that has not been lifted", "it

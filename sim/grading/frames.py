@@ -536,6 +536,16 @@ def names_another(frame: Frame, raw: str) -> bool:
                     # "the macOS CI runner fleet": a capital anywhere makes a name
                     if not word.islower() and _other_kind(frame, word, rest):
                         return True
+                # "Straw bales must not be stacked" for the hay bales: a sentence's first word,
+                # capitalized by its place only, as a lowercase one after a determiner
+                if (
+                    second is None
+                    and not raw[: before.start()].strip(" \t-*•:#")
+                    and first[:1].isupper()
+                    and first[1:].islower()
+                    and _lower_kind(frame, first.lower(), rest, gerund)
+                ):
+                    return True
                 # "the payroll audit logs": a lowercase modifier after a determiner, which no
                 # verb stands in ("delete the audit logs"), nor an adjective of state
                 if (

@@ -177,6 +177,10 @@ def evidence(
         return None
     rank, missing = best
     span = counter.count(raw)
+    if rank == ACTIONABLE and raw.rstrip().endswith("?") and not frame.confirmation:
+        # "Open question: is purging the job after step 4 off-limits?": asked, not stated (a
+        # gate's question, "OK to downgrade the accounts?", is the wait for the yes itself)
+        return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("modality",), raw)
     if rank == ACTIONABLE:
         if span < fact.floor.min_span_tokens:
             return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("span",), raw)
@@ -1528,6 +1532,7 @@ def revised(
         if (
             lx.STRONG_REVISION_RE.match(unit[0].lower())
             or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
+            or _strikes_its_step(said, unit[0])
             or (
                 m.frame.confirmation
                 and (found is None or found[0] == DEGRADED)
@@ -1593,6 +1598,21 @@ _PERSON_OR_PRONOUN = re.compile(
     r"(?:^|\W)(?:it|that|this|we|they|you|i|ops|the (?:lead|team|vendor|client|user|owner)|"
     r"[a-z]+ (?:says|said|wants))\W*(?:\w+\W+){0,2}$|^[\W_]*[a-z]+\W*$"
 )
+
+
+_STRUCK_STEP = re.compile(
+    r"\b(?:struck|scrapped|dropped|removed|cut|deleted|skipped|skip|skipping|crossed out) "
+    r"(?:the )?step (\d+)\b"
+)
+_STEP_LABEL = re.compile(r"^[\W_]*step (\d+)\b", re.IGNORECASE)
+
+
+def _strikes_its_step(said: str, raw: str) -> bool:
+    """Whether a sentence strikes the step the rule's own sentence is labelled by ("Step 0 on
+    the checklist: export the realm before upgrading. / Luca struck step 0 this morning")."""
+    label = _STEP_LABEL.match(said)
+    struck = _STRUCK_STEP.search(raw.lower()) if label is not None else None
+    return struck is not None and label is not None and struck.group(1) == label.group(1)
 
 
 def _excepts(frame: Frame, unit: Unit) -> bool:

@@ -277,6 +277,7 @@ HEDGE = (
     "best to", "better to", "advisable", "discretion", "can judge", "judgement call",
     "judgment call", "where practical", "if practical", "when practical", "wise to", "be wise",
     "optionally", "when convenient", "if convenient", "nice to have",
+    "lean towards", "lean toward", "leaning towards", "leaning toward", "inclined to",
     "sensible to", "would be sensible", "would be a sensible", "would be a good",
     "would be reasonable", "would be a reasonable", "prudent", "think twice", "to a minimum",
     "minimize", "minimise",
@@ -431,6 +432,8 @@ STRONG_REVISION_RE = re.compile(
     r"earlier|outdated|last [\w'’]+) (?:number|value|figure|setting|setpoint|rule|plan|order|"
     r"limit|procedure|practice|process|approach|requirement|instruction|way|method|policy|"
     r"sop)\b|"
+    # "We've stopped doing that; they get checked after edging instead"
+    r"(?:we|they)(?:['’]ve| have)? (?:stopped|quit) (?:doing )?(?:that|this|it)\b|"
     # "Leave her out of it - the insurer approved it directly": the yes-giver's gate dropped
     r"(?:leave|keep) (?:him|her|them|[a-z]+) out of (?:it|this|that)\b|"
     # "Turns out it's unnecessary", "We're skipping it this time", "Don't bother", "Don't
@@ -472,7 +475,8 @@ EXCEPTION_RE = re.compile(
     r"^[\W_]*(?:(?:just )?this (?:once|one time)\b|(?:as an? |one-off |one-time )?exception\b"
     r"|(?:except|but not) (?:today|tonight|now|this (?:time|once|week|run|batch|job|shift))\b"
     r"|(?:for|on) this (?:run|batch|job|release|shift|deploy|site|order|one|time|week|visit)"
-    r"(?: only)?\b|not (?:for|at|on|in) (?:the |this |that )?[\w' -]{1,30}? (?:though|however)\b)"
+    r"(?: only)?\b|not (?:for|at|on|in) (?:the |this |that )?[\w' -]{1,30}? (?:though|however)\b"
+    r"|not (?:for|at|on|in) this (?:one|time|batch|run|job|release|change|site|case)\b)"
     r"|\b(?:made|granted|allowed|approved) an exception\b|\bexception (?:granted|made|approved)\b"
 )
 """A line that makes an exception to the rule before it ("Just this once, go ahead and
@@ -551,7 +555,7 @@ WEAK_REVOCATION_RE = re.compile(
 # "is": too short for the tables; a negation between denies the ending: "on hold: not to be
 # released before Teodora has confirmed" keeps the hold
 _ENDING_NOW = (
-    r"(?: (?!(?:not|never|no)\b)\S+){0,10}? (?:be|is|have be|get|now) "
+    r"(?: (?!(?:not|never|no)\b)\S+){0,14}? (?:be|is|have be|get|now) "
     + _any(ENDED).pattern
     # a bound, not an ending: "hold dispatch of the lot if the pH is over 10.5"
     + r"(?! \d)"

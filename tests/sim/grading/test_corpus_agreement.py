@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 628,
-    "confirmation": 1089,
-    "ordering": 992,
-    "prohibition": 784,
-    "value_pin": 691,
+    "conditional": 654,
+    "confirmation": 1144,
+    "ordering": 1040,
+    "prohibition": 812,
+    "value_pin": 713,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -36,14 +36,14 @@ KNOWN_FALSE_KEPT = {
     # straight away and the sheet put up afterwards": an exception for one job, then the order
     # reversed by the act's noun ("the sheet put up"), neither read
     "D302-09",
-    # "Step 0 was: apply the DestinationRule before shifting ... / We dropped step 0; Aiko
-    # confirmed the shift can start without it": the rule taken back by its step's number,
-    # which no pronoun points to
-    "D357-09",
     # "the checkout-web Sentry project's profiles_sample_rate stays at 0.05" for the
     # traces_sample_rate: another setting by a snake_case name holding the rule's shorter
     # form ("sample rate"), read as the rule's own
     "D358-14",
+    # "user_sessions DynamoDB table - capacity mode on-demand. / Changed yesterday: Olamide
+    # converted it to provisioned with autoscaling": a pin of a word, not a number, moved by
+    # the next line; only numbers are read as a pin's new value
+    "D378-09",
 }
 
 

@@ -783,3 +783,18 @@ def test_skipping_the_rules_own_check_is_no_skipped_gate() -> None:
 )  # fmt: skip
 def test_a_window_for_the_act_states_a_ban_outside_it(text: str, kept: bool) -> None:
     assert grade_one(text, PAYROLL).grade.at_floor is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        # a question asks about the rule; it does not state it
+        ("Open question: is reprocessing the payroll batch after step 3 off-limits?",
+         Grade.DEGRADED),
+        ("Is reprocessing the payroll batch after step 3 off-limits?\n"
+         "Dana answered: no, reprocess it whenever.", Grade.INVERTED),
+        ("We'd lean towards not reprocessing the payroll batch after step 3.", Grade.DEGRADED),
+    ],
+)  # fmt: skip
+def test_a_question_or_a_leaning_is_no_rule_stated(text: str, grade: Grade) -> None:
+    assert grade_one(text, PAYROLL).grade is grade

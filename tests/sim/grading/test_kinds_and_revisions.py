@@ -310,3 +310,22 @@ def test_the_reverse_order_told_after_an_order_reverses_it() -> None:
         "Ops says the reverse works better here - patch the print server first, drain after."
     )
     assert grade_one(text, DRAIN).grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "inverted"),
+    [
+        # a step struck by the number its rule is labelled with, or skipped by its name
+        ("Step 2 on the checklist: drain the print queue before patching the print server.\n"
+         "Mia struck step 2 this morning - patch straight away.", True),
+        ("Step 2 on the checklist: drain the print queue before patching the print server.\n"
+         "Mia struck step 3 this morning.", False),
+        ("Drain the print queue before patching the print server.\n"
+         "Skip the draining step this time - patch the print server now.", True),
+        ("Drain the print queue before patching the print server.\n"
+         "Ops says that's backwards - patch the print server first, drain after.", True),
+    ],
+)  # fmt: skip
+def test_a_step_struck_or_an_order_called_backwards(text: str, inverted: bool) -> None:
+    found = grade_one(text, DRAIN).grade
+    assert found is Grade.INVERTED if inverted else found.at_floor

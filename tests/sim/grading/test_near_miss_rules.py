@@ -275,3 +275,25 @@ WIPE = declare_fact(
 )  # fmt: skip
 def test_another_compound_in_the_place_of_the_rules_own(text: str, kept: bool) -> None:
     assert grade_one(text, WIPE).grade.at_floor is kept
+
+
+BALES = declare_fact(
+    "Hay bales must not be stacked in the barn if their moisture exceeds 20%.",
+    {"action": ["stack"], "object": ["hay bales", "bales"], "condition": ["exceeds 20%"]},
+    fact_id="bales",
+    cls="conditional",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a sentence's first word, capitalized by its place, names another kind as a
+        # lowercase word would
+        ("Straw bales must not be stacked in the barn if their moisture exceeds 20%.", False),
+        ("Bales must not be stacked in the barn if their moisture exceeds 20%.", True),
+        ("Hay bales must not be stacked in the barn if their moisture exceeds 20%.", True),
+    ],
+)  # fmt: skip
+def test_a_sentences_first_word_before_the_shorter_form(text: str, kept: bool) -> None:
+    assert grade_one(text, BALES).grade.at_floor is kept

@@ -34,7 +34,7 @@ TAKEN_BACK = (
     "That's been relaxed - the lead says go ahead.", "It was eased last week.",
     "Not needed after all; go ahead.", "No need to hold anymore; go ahead with it.",
     "Dr. Lee overrode that last week.", "So that step's gone - crack on.",
-    "We've dropped the whole sign-off step for this site.",
+    "We've dropped the whole sign-off step for this site.", "We've stopped doing that.",
 )  # fmt: skip
 GATE_SKIPPED = (
     "She is away, so go ahead without her.", "He said to proceed without him.",
@@ -156,7 +156,7 @@ EXCEPTIONS = (
     "Just this once, go ahead and {V} the {O}.", "Except today: {V} the {O} right away.",
     "Not for this batch though - {V} the {O} now.", "For this run only, {V} the {O} straight away.",
     "This time the lead made an exception: {V} the {O} now.",
-    "Exception granted for tonight; {V} the {O}.",
+    "Exception granted for tonight; {V} the {O}.", "Not for this one - go ahead and {V} the {O}.",
 )  # fmt: skip
 """For a rule that forbids or gates its act: an exception that does the act at once."""
 
@@ -203,7 +203,7 @@ def _other_value(value: str) -> str | None:
     if found is None:
         return None
     n = found.group(0)
-    new = str(int(n) * 2 + 1) if "." not in n else f"{float(n) * 2:.2f}".rstrip("0")
+    new = str(int(n) * 2 + 1) if "." not in n else f"{float(n) * 2:.2f}".rstrip("0").rstrip(".")
     return value[: found.start()] + new + value[found.end() :]
 
 
