@@ -300,12 +300,10 @@ class LineGrader:
             # a later line may revise a rule kept or weakened (grade.revised): read as
             # grade_text does
             kept = [k for k in ks if (won := best.get(k)) is not None and won[0] != INVERTED]
-            # the text's sentences as sim.grading.sentences.Sentences splits them, from the
-            # lines read above (each line's sentences are cached): no second pass over the text
-            pairs = [u for line in lines if line for u in line_sentences(line)] if kept else []
             for k in kept:
                 m = self._matchers[k]
-                best[k] = revised(m.fact, m, pairs, self._counter, best[k])
+                near = _after_sentence(lines, best[k][1].sentence)
+                best[k] = revised(m.fact, m, near, self._counter, best[k])
         graded: list[FactGrade] = []
         named: int | None = None  # the facts an allusion may name (a bit each), when asked
         for k in ks:
@@ -518,6 +516,30 @@ _OPENING = re.compile(
     r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*"
     r"(?:(?:" + "|".join(sorted(PASSIVE_AUX)) + r")\b[\W_]*)?([a-z0-9]+)"  # "nothing gets sent"
 )
+
+
+def _after_sentence(lines: list[str], said: str) -> list[Unit]:
+    """The sentences grade.revised reads for a rule kept by `said`: those of the first line
+    that holds it as a sentence, and of the two lines after it that hold any (a revision is
+    the sentence right after the rule's, or the one after its semicolon), split as
+    sim.grading.sentences.Sentences splits the whole text; every sentence where no line
+    holds it (a rule kept by a plan's items), which revised() then leaves as it is."""
+    for i, line in enumerate(lines):
+        if said not in line:  # one pass in C; few lines hold the sentence
+            continue
+        units = line_sentences(line)
+        if not any(u[0] == said for u in units):
+            continue
+        near = list(units)
+        more = 0
+        for after in lines[i + 1 :]:
+            if more == 2:
+                break
+            if after and (found := line_sentences(after)):
+                near.extend(found)
+                more += 1
+        return near
+    return []
 
 
 def _first_after(lines: list[str], i: int) -> Unit | None:
