@@ -172,8 +172,11 @@ def revising(raw: str) -> bool:
             and any(not _DENIED.search(low, 0, m.start()) for m in lx.REVISION_RE.finditer(low))
         )
         or lx.STRONG_REVISION_RE.match(low.lstrip()) is not None
-        or lx.EXCEPTION_RE.search(low) is not None
-        or _REVERSED.search(low) is not None
+        or lx.makes_exception(low)
+        or (
+            ("revers" in low or "backward" in low or "wrong" in low or "step" in low)
+            and _REVERSED.search(low) is not None
+        )
     )
 
 
@@ -201,6 +204,4 @@ def may_revise(raw: str) -> bool:
     """`revising`, or a sentence that may give a pinned setting a new value (sim.grading.
     lexicon's VALUE_MOVED_RE, with a number in it): what a line is read apart from the one
     before for."""
-    return revising(raw) or (
-        any(map(str.isdigit, raw)) and lx.VALUE_MOVED_RE.search(raw.lower()) is not None
-    )
+    return revising(raw) or (any(map(str.isdigit, raw)) and lx.value_moved(raw.lower()))

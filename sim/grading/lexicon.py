@@ -452,37 +452,69 @@ whatever the rest of the sentence says (a correction, "Scratch that, it's 205", 
 it: REVISION_RE)."""
 
 
-VALUE_MOVED_RE = re.compile(
-    r"^[\W_]*(?:update|revised|revision|correction|change|changed|new value|new setting)\s*:"
-    r"|^[\W_]*(?:now|actually)\W+(?:(?:at|to|is|it['’]s|set to|running at|use|using) )?\S*\d"
-    r"|^[\W_]*(?:instead|going forward|from (?:today|now on|tomorrow|next \w+))\b"
-    r"|^[\W_]*(?:it|that|this)(?:['’]s| is| has| was)?(?: now| since| been)* (?:changed|moved|"
+_VALUE_MOVED_START = (
+    r"^[\W_]*(?:(?:update|revised|revision|correction|change|changed|new value|new setting)\s*:"
+    r"|(?:now|actually)\W+(?:(?:at|to|is|it['’]s|set to|running at|use|using) )?\S*\d"
+    r"|(?:instead|going forward|from (?:today|now on|tomorrow|next \w+))\b"
+    r"|(?:it|that|this)(?:['’]s| is| has| was)?(?: now| since| been)* (?:changed|moved|"
     r"raised|lowered|bumped|set|increased|decreased|reduced|switched)\b"
-    r"|^[\W_]*(?:it|that|this)(?:['’]s| is) (?:now (?:at )?\S*\d|(?:at )?\S*\d\S* now\b)"
-    r"|\b(?:changed|moved|raised|lowered|bumped|increased|decreased|reduced|switched|cut|"
+    r"|(?:it|that|this)(?:['’]s| is) (?:now (?:at )?\S*\d|(?:at )?\S*\d\S* now\b)"
+    r"|\S*\d\S*(?: \S+)? (?:from|starting|as of) (?:today|now|tomorrow|monday|next\b))"
+)
+_VALUE_MOVED_VERB = (
+    r"\b(?:changed|moved|raised|lowered|bumped|increased|decreased|reduced|switched|cut|"
     r"dropped|set|change|raise|lower|bump|increase|decrease|reduce|switch|move) "
     r"(?:(?:it|that|this) )?(?:up |down )?to\b"
-    r"|\binstead\b|\bmake (?:that|it)\b|\bgoing forward\b|\bfrom now on\b"
-    r"|^[\W_]*\S*\d\S*(?: \S+)? (?:from|starting|as of) (?:today|now|tomorrow|monday|next\b)"
 )
+_VALUE_MOVED_WORDS = r"\binstead\b|\bmake (?:that|it)\b|\bgoing forward\b|\bfrom now on\b"
+VALUE_MOVED_RE = re.compile(_VALUE_MOVED_START + "|" + _VALUE_MOVED_VERB + "|" + _VALUE_MOVED_WORDS)
 """A sentence that may give a pinned setting its new value ("Changed to 0.2 last week", "Ops
 bumped it to 60s", "Going forward we use 149°C", "Actually make that 7%"): raw, lower case.
 It moves the pin only with another value of the pin's kind and none of its own
 (sim.grading.grade.revised)."""
+_VALUE_MOVED_AT_START = re.compile(_VALUE_MOVED_START)
+_VALUE_MOVED_BY_VERB = re.compile(_VALUE_MOVED_VERB)
+_VALUE_MOVED_BY_WORDS = re.compile(_VALUE_MOVED_WORDS)
 
 
-EXCEPTION_RE = re.compile(
+def value_moved(low: str) -> bool:
+    """`VALUE_MOVED_RE.search(low) is not None`, its anchored part matched once and the rest
+    searched only where their words are: lines are asked this one by one, most hold none."""
+    return (
+        _VALUE_MOVED_AT_START.match(low) is not None
+        or (" to" in low and _VALUE_MOVED_BY_VERB.search(low) is not None)
+        or (
+            ("instead" in low or "make " in low or "forward" in low or "now on" in low)
+            and _VALUE_MOVED_BY_WORDS.search(low) is not None
+        )
+    )
+
+
+_EXCEPTION_START = (
     r"^[\W_]*(?:(?:just )?this (?:once|one time)\b|(?:as an? |one-off |one-time )?exception\b"
     r"|(?:except|but not) (?:today|tonight|now|this (?:time|once|week|run|batch|job|shift))\b"
     r"|(?:for|on) this (?:run|batch|job|release|shift|deploy|site|order|one|time|week|visit)"
     r"(?: only)?\b|not (?:for|at|on|in) (?:the |this |that )?[\w' -]{1,30}? (?:though|however)\b"
     r"|not (?:for|at|on|in) this (?:one|time|batch|run|job|release|change|site|case)\b)"
-    r"|\b(?:made|granted|allowed|approved) an exception\b|\bexception (?:granted|made|approved)\b"
 )
+_EXCEPTION_MADE = (
+    r"\b(?:made|granted|allowed|approved) an exception\b|\bexception (?:granted|made|approved)\b"
+)
+EXCEPTION_RE = re.compile(_EXCEPTION_START + "|" + _EXCEPTION_MADE)
 """A line that makes an exception to the rule before it ("Just this once, go ahead and
 force-push", "Except today: release it now", "Not for this batch though - ..."): raw, lower
 case. It revises the rule only where what it then says reads reversed
 (sim.grading.grade.revised); it never takes the rule back whole."""
+_EXCEPTION_AT_START = re.compile(_EXCEPTION_START)
+_EXCEPTION_MADE_RE = re.compile(_EXCEPTION_MADE)
+
+
+def makes_exception(low: str) -> bool:
+    """`EXCEPTION_RE.search(low) is not None`, cheaply: the anchored part once, the rest
+    only where "exception" is."""
+    return _EXCEPTION_AT_START.match(low) is not None or (
+        "exception" in low and _EXCEPTION_MADE_RE.search(low) is not None
+    )
 
 
 class Relation(StrEnum):
