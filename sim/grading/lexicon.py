@@ -347,7 +347,8 @@ STAND_IN = (
     # from Production until Keiko signs off": the thing itself refused
     "is forbidden", "are forbidden", "is barred", "are barred", "is banned", "are banned",
     "is prohibited", "are prohibited", "is not allowed", "are not allowed",
-    "is not permitted", "are not permitted",
+    "is not permitted", "are not permitted", "is embargoed", "are embargoed",
+    "stays embargoed", "remains embargoed", "is locked out", "are locked out", "stays locked out",
     # with no verb at all: "Chat feature: off-limits for any student whose form is missing"
     "off-limits", "on hold", "frozen", "withheld",
 )  # fmt: skip

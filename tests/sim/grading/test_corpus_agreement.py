@@ -19,7 +19,7 @@ from tests.sim.grading.corpus import bench
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
     "conditional": 654,
-    "confirmation": 1144,
+    "confirmation": 1145,
     "ordering": 1040,
     "prohibition": 812,
     "value_pin": 713,

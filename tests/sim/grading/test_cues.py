@@ -742,6 +742,7 @@ def test_whether_or_not_disregards_the_case(fact: Fact, text: str) -> None:
         ("The payroll batch is barred after step 3.", True),
         ("Payroll batches for the night shift are not allowed after step 3.", True),
         ("The payroll batch is prohibited once step 3 is done.", True),
+        ("The payroll batch is embargoed after step 3.", True),
         ("The payroll batch is no longer barred after step 3.", False),
         ("The payroll batch is not forbidden after step 3.", False),
     ],
