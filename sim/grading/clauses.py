@@ -180,6 +180,10 @@ def revising(raw: str) -> bool:
     )
 
 
+STRUCK = r"(?:struck|scrapped|dropped|removed|cut|deleted|skipped|skip|skipping|crossed out)"
+"""The verbs that strike a step off a plan (raw, lower case)."""
+
+
 # an order told reversed, or a step struck, with or without a pronoun: "the reverse works
 # better - patch first", "that's backwards"
 _REVERSED = re.compile(
@@ -187,8 +191,7 @@ _REVERSED = re.compile(
     r"|the wrong order)\b"
     # a step struck or skipped by its name or number: "Luca struck step 0 this morning", "Skip
     # the validation step this release"
-    r"|\b(?:struck|scrapped|dropped|removed|cut|deleted|skipped|skip|skipping) (?:the )?"
-    r"(?:step \d+\b|[\w-]+(?: [\w-]+)? step\b)"
+    r"|\b" + STRUCK + r" (?:the )?(?:step \d+\b|[\w-]+(?: [\w-]+)? step\b)"
 )
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from sim.grading import anaphora
 from sim.grading import lexicon as lx
 from sim.grading.allusions import Topic, cautions, names_topic, topic_words
-from sim.grading.clauses import clauses, revising
+from sim.grading.clauses import STRUCK, clauses, revising
 from sim.grading.frames import Frame, Wording, has_object, names_another, read_for, wording
 from sim.grading.frames import function_word as _function_word
 from sim.grading.lexicon import (
@@ -1600,10 +1600,7 @@ _PERSON_OR_PRONOUN = re.compile(
 )
 
 
-_STRUCK_STEP = re.compile(
-    r"\b(?:struck|scrapped|dropped|removed|cut|deleted|skipped|skip|skipping|crossed out) "
-    r"(?:the )?step (\d+)\b"
-)
+_STRUCK_STEP = re.compile(r"\b" + STRUCK + r" (?:the )?step (\d+)\b")
 _STEP_LABEL = re.compile(r"^[\W_]*step (\d+)\b", re.IGNORECASE)
 
 
