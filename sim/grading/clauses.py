@@ -158,7 +158,7 @@ def bullet_body(line: str) -> str | None:
     return line[m.end() :] if m else None
 
 
-_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them|him|her)\b")
+_PRONOUN = re.compile(r"\b(?:it|its|that|this|these|those|they|them|him|her|his|their)\b")
 
 
 def revising(raw: str) -> bool:

@@ -177,7 +177,7 @@ def evidence(
         return None
     rank, missing = best
     span = counter.count(raw)
-    if rank == ACTIONABLE and raw.rstrip().endswith("?") and not frame.confirmation:
+    if rank == ACTIONABLE and not frame.confirmation and _ASKED.search(raw):
         # "Open question: is purging the job after step 4 off-limits?": asked, not stated (a
         # gate's question, "OK to downgrade the accounts?", is the wait for the yes itself)
         return DEGRADED, FactGrade(fact.fact_id, Grade.DEGRADED, span, ("modality",), raw)
@@ -189,6 +189,11 @@ def evidence(
         return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
     grade = Grade.INVERTED if rank == INVERTED else Grade.DEGRADED
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
+
+
+# a question, asked or reported: "is purging the job after step 4 off-limits?", "the pilot
+# asked whether the towline has to be made fast first"
+_ASKED = re.compile(r"\?\s*$|\b(?:asked|asks|wondered|wonders|asking) (?:whether|if)\b", re.I)
 
 
 # a sentence with none of these is one clause (sim.grading.clauses): no need to split it
@@ -1647,6 +1652,9 @@ _GATE_SKIPPED = re.compile(
     r"(?<!not )(?<!n't )(?<!never )\b(?:go ahead|proceed|carry on|go on)\b[^.;]{0,40}"
     r"\bwithout (?:him|her|them|it|that|(?:his|her|their) (?:ok|okay|yes|sign-?off|approval))\b"
     r"|(?:\bnot|n't|\bno need) (?:to )?(?:wait|hold off) (?:for|on) (?:him|her|them)\b"
+    # "he's handed that off - crew can go down whenever rigged, no approval step"
+    r"|\bno (?:approval|sign-?off|confirmation) (?:step|needed|required)\b"
+    r"|\bhanded (?:that|it|this) off\b"
 )
 """Going on without the person a gate waits for, told after the gate (raw, lower case)."""
 

@@ -192,7 +192,7 @@ class Clause:
 
 # "Answer: no - grant it now", "No, ship it": the no answers what was asked before
 REPLY_NO = re.compile(
-    r"(?i)^\W*(?:(?:answer|reply|decision|[A-Z]?[a-z]+ (?:answered|replied|said|says))\s*:\s*)?"
+    r"(?i)^\W*(?:(?:answer|reply|decision)\s*:\s*|[a-z]+ (?:answered|replied|said|says)\s*:?\s*)?"
     r"no\s*(?:-|–|—|,)\s+(?!no\b|not\b)"
 )
 

@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 654,
-    "confirmation": 1145,
-    "ordering": 1040,
-    "prohibition": 812,
-    "value_pin": 713,
+    "conditional": 671,
+    "confirmation": 1202,
+    "ordering": 1094,
+    "prohibition": 841,
+    "value_pin": 739,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -44,6 +44,17 @@ KNOWN_FALSE_KEPT = {
     # converted it to provisioned with autoscaling": a pin of a word, not a number, moved by
     # the next line; only numbers are read as a pin's new value
     "D378-09",
+    # "Pilot asked whether the towline has to be made fast before the tug takes the strain. /
+    # Master said no - take the strain first and secure the line afterwards": a reported
+    # question answered no on the next line, and the reversed order with the act's synonym
+    "D382-09",
+    # "RM accuracy just read 0.66, below the 0.68 line, so the PPO run would normally pause. /
+    # Leave it running - Jonas said that threshold doesn't apply to this run": the case
+    # reported, then the act carried on; "would normally pause" read as the rule
+    "D394-09",
+    # "... and the planner's tool-call budget can go past 40 calls whenever a task needs it":
+    # a pin that is a ceiling let past by "go past", read as the pin named
+    "D397-08",
 }
 
 

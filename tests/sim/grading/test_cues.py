@@ -799,3 +799,15 @@ def test_a_window_for_the_act_states_a_ban_outside_it(text: str, kept: bool) -> 
 )  # fmt: skip
 def test_a_question_or_a_leaning_is_no_rule_stated(text: str, grade: Grade) -> None:
     assert grade_one(text, PAYROLL).grade is grade
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a reported question asks; it states no rule
+        "Dana asked whether reprocessing the payroll batch after step 3 is off-limits.",
+        "The auditor wondered if the payroll batch must not be reprocessed after step 3.",
+    ],
+)
+def test_a_reported_question_is_no_rule_stated(text: str) -> None:
+    assert not grade_one(text, PAYROLL).grade.at_floor

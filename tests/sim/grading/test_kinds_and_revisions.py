@@ -329,3 +329,11 @@ def test_the_reverse_order_told_after_an_order_reverses_it() -> None:
 def test_a_step_struck_or_an_order_called_backwards(text: str, inverted: bool) -> None:
     found = grade_one(text, DRAIN).grade
     assert found is Grade.INVERTED if inverted else found.at_floor
+
+
+def test_an_order_flipped_by_the_line_after_it() -> None:
+    text = (
+        "Order: drain the print queue, then patch the print server.\n"
+        "Per Ops, flip that - patch the print server first, and drain the print queue later."
+    )
+    assert grade_one(text, DRAIN).grade is Grade.INVERTED

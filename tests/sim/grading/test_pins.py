@@ -604,3 +604,8 @@ def test_another_percentage_moves_a_pin_spelled_in_words(text: str) -> None:
 )  # fmt: skip
 def test_no_matter_what_stresses_a_pin(text: str, kept: bool) -> None:
     assert grade_one(text, HUMIDITY).grade.at_floor is kept
+
+
+def test_a_ceiling_removed_takes_the_pin_back() -> None:
+    text = "The 40 percent humidity cap on the drying room has been removed; it's unlimited now."
+    assert grade_one(text, HUMIDITY).grade is Grade.INVERTED

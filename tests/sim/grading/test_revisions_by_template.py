@@ -35,11 +35,14 @@ TAKEN_BACK = (
     "Not needed after all; go ahead.", "No need to hold anymore; go ahead with it.",
     "Dr. Lee overrode that last week.", "So that step's gone - crack on.",
     "We've dropped the whole sign-off step for this site.", "We've stopped doing that.",
+    "Marco said forget that.",
 )  # fmt: skip
 GATE_SKIPPED = (
     "She is away, so go ahead without her.", "He said to proceed without him.",
     "Don't wait for her - she's on leave.", "He's away till Monday, so don't wait for him.",
     "She's away, so the team can go ahead without it.",
+    "No need - the lead says proceed without his sign-off.",
+    "Update: that's been handed off - crew can go ahead, no approval step.",
 )  # fmt: skip
 """For a rule that waits for someone's yes: going on without them."""
 STANDS = (
