@@ -155,6 +155,10 @@ _SPEED_RE = re.compile(
 _SPEEDS = {"kph": "km/h", "kmh": "km/h", "km ": "km/h", "kil": "km/h", "mil": "mph", "met": "m/s",
            "kts": "knots"}  # fmt: skip
 
+_PENDING_THINGS = re.compile(
+    r"\bpending (?=[a-z-]+ (?:are|is|exceed|exceeds|stay|stays|remain|remains|count|number|"
+    r"total|go|goes|climb|climbs|rise|rises)\b)"
+)
 _NO_MATTER = re.compile(r"\bno matter(?= (?:what|how|who|when|where|which|if|whether)\b)")
 
 _STRUCK = re.compile(r"~~(.+?)~~")
@@ -226,6 +230,8 @@ def normalize(text: str) -> str:
         s = _SAYS_SO.sub(" confirms", s)  # "only once Siobhán says so": her yes
     if "no matter" in s:  # "stays at 0.1 no matter what": whatever else, not a negation
         s = _NO_MATTER.sub("regardless", s)
+    if "pending " in s:  # "if pending pods are above 200": pods that wait, not a wait
+        s = _PENDING_THINGS.sub("queued ", s)
     if "whether or not" in s:  # "drill it whether or not Delphine has signed off": the
         # case disregarded, not denied
         s = s.replace("whether or not", "regardless of whether")

@@ -312,3 +312,22 @@ def test_the_words_a_rule_names_its_object_by_are_its_own() -> None:
     )
     assert grade_one(fact.text, fact).grade.at_floor
     assert not grade_one(other, fact).grade.at_floor
+
+
+def test_a_case_about_pending_things_is_no_wait() -> None:
+    # "pending pods" are pods that wait: the case, not a hold on the act; the rule could not
+    # be declared (graded inverted against itself)
+    fact = declare_fact(
+        "If pending pods are above 200, do not consolidate the batch-spot provisioner.",
+        {
+            "action": ["consolidate"],
+            "object": ["batch-spot provisioner", "provisioner"],
+            "condition": ["above 200", "over 200"],
+        },
+        fact_id="consolidate",
+        cls="conditional",
+    )
+    assert grade_one(fact.text, fact).grade.at_floor
+    assert not grade_one(
+        "Consolidate the batch-spot provisioner even if pending pods are above 200.", fact
+    ).grade.at_floor
