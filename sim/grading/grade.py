@@ -1567,7 +1567,14 @@ def _moves_value(frame: Frame, unit: Unit) -> bool:
     numbers = raw_numbers(raw)
     bare = [v for v in frame.raw_values if _BARE_NUMBER.fullmatch(v)]
     if not (
-        (frame.other_value is not None and frame.other_value.search(numbers) is not None)
+        (
+            frame.other_value is not None
+            # another value of its own, not a part of a name ("shop-jobs@1.5.8")
+            and any(
+                not (m.start() and numbers[m.start() - 1] in _NAME_JOINS)
+                for m in frame.other_value.finditer(numbers)
+            )
+        )
         # a bare number's pin ("dropout rate of 0.1", "stays at 0.05"): another bare number
         or (bare and any(n not in bare for n in _BARE_NUMBER.findall(numbers)))
     ):
@@ -1597,7 +1604,9 @@ _NEW_VALUE_LEAD = re.compile(
     r"[\W_]*(?:\d|(?:it|that|this|now|changed|moved|raised|lowered|bumped|set|make|use|using|"
     r"going|from|we|they|ops|new)\b)"
 )
-_BARE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_NAME_JOINS = frozenset("@#/:-_")
+# a number of its own, not a part of a name ("shop-jobs@2", "v2", "#4512", "node-07")
+_BARE_NUMBER = re.compile(r"(?<![\w.@#/:-])\d+(?:\.\d+)?(?!\w|\.\d)")
 _SENTENCE_CUE = re.compile(r"\W*(?:instead|make|going forward|from now on)")
 _PERSON_OR_PRONOUN = re.compile(
     r"(?:^|\W)(?:it|that|this|we|they|you|i|ops|the (?:lead|team|vendor|client|user|owner)|"

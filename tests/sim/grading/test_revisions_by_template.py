@@ -196,6 +196,8 @@ PIN_BESIDE = (
     "Update: the spare unit is at {X}.", "It's {V} now, as before.", "Ops checked it: still {V}.",
     "Changed the filter cartridge; readings at {X} on the spare line.",
     "The second line got bumped to {X}, this one stays.",
+    "npm WARN deprecated shop-jobs@1.5.8: use shop-jobs@2 instead",
+    "Use runner-2 instead of runner-1 for the nightly job.",
 )  # fmt: skip
 """After a pin: another thing's value, or the pin's own again."""
 
