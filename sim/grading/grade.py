@@ -940,9 +940,6 @@ def _other_order(frame: Frame, clause: Clause) -> bool:
     return any(rest.startswith(o) for o in frame.objects)
 
 
-_SOON = re.compile(
-    r" (?:now|today|tonight|right away|immediately|asap|at once|first|this morning) "
-)
 _LATER = re.compile(
     r" (?:later|tomorrow|next (?:week|month|shift|day|sprint|window)|over (?:the )?weekend|"
     r"this weekend|at (?:the )?weekend|afterwards?|eventually|in (?:a few|a couple of) days|"
@@ -970,7 +967,7 @@ def _timed_reversal(frame: Frame, text: str) -> bool:
         and any(r.tokens and all(f" {t} " in p for t in r.tokens) for r in frame.references)
     ]
     return any(
-        _SOON.search(parts[j]) and _LATER.search(parts[i]) and not _SOON.search(parts[i])
+        lx.SOON_RE.search(parts[j]) and _LATER.search(parts[i]) and not lx.SOON_RE.search(parts[i])
         for i in own
         for j in later
     )
@@ -1521,37 +1518,40 @@ def revised(
     if m.frame.values and _moves_value(m.frame, pairs[at + 1]):
         # "The run must use a dropout rate of 0.1. / Changed to 0.2 last week.": the later
         # value is the one that stands
-        raw = f"{said} {pairs[at + 1][0]}"
-        grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("value",), raw)
-        return INVERTED, grade
+        return _reversed_by(fact, said, pairs[at + 1], ("value",), counter)
     excepted = False  # the unit before made an exception ("Exception granted; fell it.")
     for unit in _revising_units(pairs, at):
         found = resolved_one(fact, m, pairs[at][2], unit, counter)
         if found is not None and found[0] == INVERTED:
             return found
-        excepted = excepted or lx.EXCEPTION_RE.search(unit[0].lower()) is not None
-        if excepted and _excepts(m.frame, unit):
-            raw = f"{said} {unit[0]}"
-            grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
-            return INVERTED, grade
+        low = unit[0].lower()
+        excepted = excepted or lx.makes_exception(low)
         if (
-            lx.STRONG_REVISION_RE.match(unit[0].lower())
+            (excepted and _excepts(m.frame, unit))
+            or lx.STRONG_REVISION_RE.match(low)
             or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
             or _strikes_its_step(said, unit[0])
             or (
                 m.frame.confirmation
                 and (found is None or found[0] == DEGRADED)
-                and _GATE_SKIPPED.search(unit[0].lower())
+                and _GATE_SKIPPED.search(low)
             )
         ):
-            # "Not any more: ...", "Keiko reversed that this morning - prime first": taken
-            # back; "We've scrapped that." after a pin: the whole rule, though it names no part
-            # of it; "Rafael is out, so Priscila said to go ahead without him": the yes-giver
+            # "Just this once, go ahead and force-push": an exception against the rule; "Not
+            # any more: ...", "Keiko reversed that this morning - prime first": taken back;
+            # "We've scrapped that." after a pin: the whole rule, though it names no part of
+            # it; "Rafael is out, so Priscila said to go ahead without him": the yes-giver
             # skipped
-            raw = f"{said} {unit[0]}"
-            grade = FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), ("polarity",), raw)
-            return INVERTED, grade
+            return _reversed_by(fact, said, unit, ("polarity",), counter)
     return best
+
+
+def _reversed_by(
+    fact: Fact, said: str, unit: Unit, missing: tuple[str, ...], counter: Tokenizer
+) -> Evidence:
+    """The rule's sentence and the one after it that reverses it, as one inverted grade."""
+    raw = f"{said} {unit[0]}"
+    return INVERTED, FactGrade(fact.fact_id, Grade.INVERTED, counter.count(raw), missing, raw)
 
 
 def _moves_value(frame: Frame, unit: Unit) -> bool:

@@ -661,6 +661,9 @@ GESTURE_RE = _any(GESTURE)
 CAUTION_RE = _any(CAUTION)
 ALLUSION_HEDGE_RE = _any(ALLUSION_HEDGE)
 IMMEDIATE_RE = _any(IMMEDIATE)
+SOON_RE = _any((*IMMEDIATE, "first", "this morning"))
+"""An act set soon: at once, or first ("switch the retriever today and re-embed the corpus
+over the weekend" puts the switch first)."""
 STAND_IN_BODY = "|".join(
     re.escape(p) for p in sorted({lemma_phrase(w) for w in STAND_IN}, key=len, reverse=True)
 )
