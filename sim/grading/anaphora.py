@@ -214,6 +214,18 @@ def resolve(
             out = pattern.sub(replace, out)
         elif pattern is _PERSON:
             continue  # a person is never the object
+        elif (
+            lacks_object
+            and obj
+            and relation
+            and frame.ordering
+            and (adverb := pattern.search(out)) is not None
+            and _names_reference(frame, lemmas(normalize(out[: adverb.start()])))
+            and reference
+            and _act_just_before(frame, out[: adverb.start()])
+        ):  # "Update - Priya says hem the train first and steam afterwards": after the act
+            # its own sentence named first; only the object is the sentence before's
+            out = f"{obj}: " + pattern.sub(_standing(relation + reference), out)
         elif lacks_object and obj and _names_object(frame, context):
             done = _done_before(frame, obj, before, lem)
             if pattern is _PRONOUN:
@@ -280,6 +292,13 @@ def _standing(stands: str) -> Callable[[re.Match[str]], str]:
     """A replacement: the words a match keeps (`_LATER`'s modal and what follows it) and
     `stands` in place of the rest ("can happen later" -> "can happen after the staking")."""
     return lambda m: (m.groupdict().get("keep") or "") + stands
+
+
+def _act_just_before(frame: Frame, raw: str) -> bool:
+    """Whether the rule's act is among the last four words of `raw` ("... and steam", "steam
+    the gown"): what an adverb right after them says is when."""
+    tail = " " + " ".join(lemmas(normalize(raw)).split()[-4:]) + " "
+    return any(a in tail for a in frame.actions)
 
 
 def _done_before(frame: Frame, obj: str, before: str, lem: str) -> str | None:

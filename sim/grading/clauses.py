@@ -207,4 +207,8 @@ def may_revise(raw: str) -> bool:
     """`revising`, or a sentence that may give a pinned setting a new value (sim.grading.
     lexicon's VALUE_MOVED_RE, with a number in it): what a line is read apart from the one
     before for."""
-    return revising(raw) or (any(map(str.isdigit, raw)) and lx.value_moved(raw.lower()))
+    return (
+        revising(raw)
+        or lx.UPDATE_LABEL_RE.match(raw.lower()) is not None
+        or (any(map(str.isdigit, raw)) and lx.value_moved(raw.lower()))
+    )

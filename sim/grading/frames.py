@@ -53,7 +53,8 @@ _AFTER_NOUN = frozenset(
         "right", "once", "here", "there", "must", "should", "shall", "can", "could", "may",
         "might", "will", "would", "need", "needs", "do", "does", "did", "has", "have", "had",
         "until", "unless", "if", "when", "while", "before", "after", "without", "again", "also",
-        "too", "only", "so", "even",
+        "too", "only", "so", "even", "afterwards", "afterward", "later", "next", "last",
+        "instead", "already", "tomorrow", "tonight", "asap",
     )
 )  # fmt: skip
 
@@ -270,7 +271,15 @@ class Frame:
             ),
             _setting_modifiers(forms("setting"), objects),
             worded.rivals,
-            held_state(actions[0]) if actions and polarity is Polarity.FORBID else None,
+            # "keep the pen 7 aerators off even below 6 mg/L" refuses a required "switch on"
+            # as "the display cases stay closed" keeps a forbidden "open"
+            held_state(actions[0])
+            if actions
+            and (
+                polarity is Polarity.FORBID
+                or (polarity is Polarity.REQUIRE and fact_cls != "ordering")
+            )
+            else None,
             _narrowings(groups["object"].forms, worded.named) if "object" in groups else (),
             "value" in groups and worded.cap,
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
@@ -286,6 +295,9 @@ _HELD_STATES = {
         ("out", "outside"),
     ),  # "the skeins stay out of the vat"
     "unseal": ("seal",),
+    "unload": ("load", "in memory", "resident"),  # "keep the reranker loaded"
+    "unmount": ("mount",),
+    "detach": ("attach",),
     "reconnect": ("disconnect", "unplug"),
     "resume": ("pause", "stop", "halt", "on hold"),
     "re enable": ("off", "disable"),
@@ -330,7 +342,7 @@ def held_state(action: str) -> Lazy | None:
     # "Overhang lead wall - closed until Ingrid confirms": the state put until something
     # holds, with no verb of keeping
     return Lazy(
-        _KEEPS + r" (?:\S+ ){0,3}?(?:" + body + r")(?![\w-])"
+        _KEEPS + r" (?:\S+ ){0,5}?(?:" + body + r")(?![\w-])"
         r"| (?:" + body + r") (?=until |till |pending )"
     )
 
@@ -529,6 +541,13 @@ def names_another(frame: Frame, raw: str) -> bool:
                     if first.lower() not in _DETERMINERS and _other_kind(frame, first, rest):
                         return True
                     second = None
+                if _kind_run(frame, raw[:start], rest, gerund):
+                    return True  # "the juice line flash pasteurizer" for the HTST one
+                if second is not None and second.lower() in _DETERMINERS:
+                    # "Set the docs-site edge TTL ...": the form opens its noun phrase, so the
+                    # word before the determiner names nothing of it
+                    start = low.find(short, start + 1)
+                    continue
                 words = (first, second) if second else (first,)
                 # a capitalized word before a one-word form is as often its own modifier
                 # ("the URL slug") as another kind; only a lowercase kind counts there
@@ -576,6 +595,22 @@ def names_another(frame: Frame, raw: str) -> bool:
                     return True
             start = low.find(short, start + 1)
     return False
+
+
+def _kind_run(frame: Frame, lead: str, rest: frozenset[str], gerund: bool) -> bool:
+    """Whether three lowercase words after a determiner stand right before a shorter form of
+    the object, one of them another kind ("the juice line flash pasteurizer"): a compound
+    that names another thing; none of them the object's own words."""
+    words = re.findall(r"[\w'-]+", lead[-60:])[-4:]
+    at = next((i for i in range(len(words) - 1, -1, -1) if words[i].lower() in _DETERMINERS), None)
+    if at is None or not lead.rstrip().endswith(words[-1]):
+        return False
+    run = words[at + 1 :]
+    return (
+        len(run) == 3  # two are as often the object's own compound ("the annulus backfill")
+        and all(w.isalpha() and w.islower() and w not in rest for w in run)
+        and any(_lower_kind(frame, w, rest, gerund) for w in run)
+    )
 
 
 def _lower_kind(frame: Frame, word: str, rest: frozenset[str], gerund: bool) -> bool:

@@ -142,7 +142,9 @@ def evidence(
     labelled = ":" in raw[:48] and label_names_object(frame, raw)
     parts = clause_texts(raw, lem)
     for index, (part, text) in enumerate(parts):
-        if not has_object(frame, text) and not (labelled and index == 0):
+        if not has_object(frame, text) and not (
+            labelled and (index == 0 or leaves_object(frame, text))
+        ):  # "ci-gpu-07: flaky NVLink; only reimage after Mateus signs off": the label's
             if best is None and gist(frame, text):
                 best = DEGRADED, frame.required  # "be careful with the accruals at this stage"
             continue
@@ -189,6 +191,26 @@ def evidence(
         return ACTIONABLE, FactGrade(fact.fact_id, Grade.ACTIONABLE, span, (), raw)
     grade = Grade.INVERTED if rank == INVERTED else Grade.DEGRADED
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
+
+
+_SWITCH_OFF = re.compile(r" (?:disable|deactivate|turn off|switch off|cancel)(?= )")
+
+
+@lru_cache(maxsize=4_096)
+def _switched_off_pattern(actions: tuple[str, ...]) -> re.Pattern[str]:
+    acts = "|".join(re.escape(a.strip()) for a in actions if a.strip())
+    off = r"(?:disable|deactivate|turn off|switch off|cancel)"
+    return re.compile(
+        rf" (?:auto |automatic |scheduled )?(?:{acts}) (?:\S+ ){{0,12}}?(?:is|are|be|was|get|"
+        rf"have be|has be)(?: now| since| also| just)? {off} "
+        rf"| {off} (?:the |any |all )?(?:auto |automatic |scheduled )?(?:{acts}) "
+    )
+
+
+def _switched_off(actions: tuple[str, ...], text: str) -> bool:
+    """Whether the rule's act, as a thing (lemma space), is switched off: "the auto-unload of
+    reranker-xl is disabled now", "disable the automatic unload"."""
+    return bool(actions) and _switched_off_pattern(actions).search(text) is not None
 
 
 # a question, asked or reported: "is purging the job after step 4 off-limits?", "the pilot
@@ -279,8 +301,29 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):
         present.add("action")  # "offer letters go out only once ...": the object's action,
         # also under a label ("Workflow: the revised call sheet goes out only once ...")
+    if (
+        frame.polarity is Polarity.REQUIRE
+        and clause.reading in (Reading.POSITIVE, Reading.FORBID)
+        and not clause.hedged
+        and _SWITCH_OFF.search(text)
+        and _switched_off(frame.actions, text)
+    ):  # "the auto-unload of reranker-xl is disabled now": the demanded act will not happen;
+        # "do not disable the auto-unload" keeps it
+        off = clause.reading is Reading.POSITIVE
+        clause = replace(clause, reading=Reading.REVOKED if off else Reading.POSITIVE)
     if held and clause.reading is Reading.POSITIVE:
         clause = replace(clause, reading=Reading.FORBID)
+    elif (
+        held
+        and state is not None
+        and clause.reading is Reading.FORBID
+        and not clause.hedged
+        and lx.NEGATION_RE.search(before) is None
+        and not any(a in text[state.end() - 1 :] for a in frame.actions)
+        and read_clause(" " + text[state.end() :]).reading is Reading.FORBID
+    ):  # "keeping the aerators off is not allowed": the refused state is the act demanded
+        # ("stays shut, no opening" refuses the act itself)
+        clause = replace(clause, reading=Reading.POSITIVE)
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
     if any(v in text for v in frame.settings) or (
@@ -1520,11 +1563,17 @@ def revised(
         # value is the one that stands
         return _reversed_by(fact, said, pairs[at + 1], ("value",), counter)
     excepted = False  # the unit before made an exception ("Exception granted; fell it.")
-    for unit in _revising_units(pairs, at):
+    for unit in _revising_units(m, pairs, at):
         found = resolved_one(fact, m, pairs[at][2], unit, counter)
+        if found is None and has_object(m.frame, unit[2]):
+            # "Update 09:10: Ruth says swap the pump first and drain the glycol loop
+            # afterwards": a later word that names the rule in full, nothing to resolve
+            found = evidence(fact, m, unit, counter)
         if found is not None and found[0] == INVERTED:
             return found
         low = unit[0].lower()
+        if not excepted and not revising(unit[0]):
+            continue  # a line labelled "Update:" that reverses nothing it says of the rule
         excepted = excepted or lx.makes_exception(low)
         if (
             (excepted and _excepts(m.frame, unit))
@@ -1602,7 +1651,10 @@ def _moves_value(frame: Frame, unit: Unit) -> bool:
 
 _NEW_VALUE_LEAD = re.compile(
     r"[\W_]*(?:\d|(?:it|that|this|now|changed|moved|raised|lowered|bumped|set|make|use|using|"
-    r"going|from|we|they|ops|new)\b)"
+    r"going|from|we|they|ops|new)\b"
+    # "Update: QA approved 75 °C from today": someone's yes to a value
+    r"|[a-z]+(?: [a-z]+)? (?:approved|agreed(?: on| to)?|signed off(?: on)?|okayed|wants|"
+    r"asked for|chose|picked) (?:a |an |the )?\S*\d)"
 )
 _NAME_JOINS = frozenset("@#/:-_")
 # a number of its own, not a part of a name ("shop-jobs@2", "v2", "#4512", "node-07")
@@ -1644,13 +1696,24 @@ def _excepts(frame: Frame, unit: Unit) -> bool:
     )
 
 
-def _revising_units(pairs: Sequence[Unit], at: int) -> list[Unit]:
+def _says_of(m: Matcher, unit: Unit) -> bool:
+    """Whether a sentence names the rule's act or its object in full: what a line labelled
+    "Update:" must name to be a later word on an order ("Update: skip the drain and go
+    straight to the upgrade"). A pin's new value is read by `_moves_value`, which tells
+    another thing's ("Update: the spare unit is at 8443") from the pin's."""
+    if m.frame.values:
+        return False
+    lem = unit[2]
+    return any(a in lem for a in m.frame.actions) or any(o in lem for o in m.frame.objects)
+
+
+def _revising_units(m: Matcher, pairs: Sequence[Unit], at: int) -> list[Unit]:
     """The sentences after the rule's (`pairs[at]`) that revise it: the next one, where it
     `revising`, and the one after it where the next ends on a semicolon or colon ("Ignore
     that; it's obsolete now.", "That was the old procedure; Ruairi says ...")."""
     units: list[Unit] = []
     nxt = pairs[at + 1]
-    if revising(nxt[0]):
+    if revising(nxt[0]) or (lx.UPDATE_LABEL_RE.match(nxt[0].lower()) and _says_of(m, nxt)):
         units.append(nxt)
         if at + 2 < len(pairs) and nxt[0].rstrip().endswith((";", ":")):
             units.append(pairs[at + 2])
@@ -1698,8 +1761,10 @@ REVISION_LABEL = re.compile(
 # words an elliptic sentence may open with before its act ("No further restarts.")
 OPENERS = frozenset(
     ("the", "any", "no", "a", "an", "all", "further", "more", "so", "but", "and", "nothing",
-     "none", "nobody")
+     "none", "nobody", "only", "do", "not", "never", "then", "also", "just", "please")
 )  # fmt: skip
+"""Words a sentence that leaves the object out may open with before the act ("Only reimage
+after Mateus signs off.", "Don't restart it.")."""
 _REPORTED_NONE = re.compile(r"(?i)\b(?:nothing|none|nobody) (?:was|were|has|had|did)\b")
 # a passive's auxiliary between the opener and the act ("nothing gets cancelled until ...")
 PASSIVE_AUX = frozenset(("get", "gets", "be", "is", "are", "will", "shall", "must", "should"))
@@ -1712,6 +1777,28 @@ _AFTER_ACT = frozenset(
      "should", "shall", "can", "may", "will", "have", "has", "get", "itself", "freeze",
      "defer", "postpone", "park", "on", "off", "gate", "depend", "hinge", "subject", "await")
 )  # fmt: skip
+
+
+_PAST_ACT = _AFTER_ACT | frozenset(
+    ("it", "them", "first", "afterwards", "afterward", "later", "now", "again", "without", "if",
+     "unless", "when", "whenever", "while", "during", "past", "prior", "ahead", "as", "except")
+)  # fmt: skip
+
+
+def leaves_object(frame: Frame, text: str) -> bool:
+    """Whether a clause (lemma space) opens with the rule's act and takes no object of its own:
+    "only reimage after Mateus signs off", "steam afterwards", "never reimage it"; not "reimage
+    ci-gpu-08 now", whose object is another thing."""
+    tokens = text.split()
+    at = 0
+    while at < len(tokens) and tokens[at] in OPENERS:
+        at += 1
+    rest = " " + " ".join(tokens[at:]) + " "
+    for act in frame.actions:
+        if rest.startswith(act) and act.split()[0] not in LIGHT_VERBS:
+            after = rest[len(act) :].split(" ", 1)[0]
+            return not after or after in _PAST_ACT
+    return False
 
 
 def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:

@@ -513,7 +513,7 @@ class LineGrader:
 # passes over (a sentence ends as sim.grading.text.split_sentences ends one): one pattern for
 # every rule, so no trial compiles one of its own
 _OPENING = re.compile(
-    r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r")\b[\W_]*)*"
+    r"(?:^|[.!?;]\s)[\W_]*(?:(?:" + "|".join(sorted(OPENERS)) + r"|don['’]?t)\b[\W_]*)*"
     r"(?:(?:" + "|".join(sorted(PASSIVE_AUX)) + r")\b[\W_]*)?([a-z0-9]+)"  # "nothing gets sent"
 )
 

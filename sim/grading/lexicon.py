@@ -411,6 +411,14 @@ been changed to 195°C.", "That has been replaced: 38 m/s from this campaign on.
 with one and a pronoun, right after the rule, that reads reversed, is the later word on it,
 and stands (sim.grading.grade.revised). Words of an agent's own plans ("update the
 changelog", "remove the imports") revise nothing."""
+UPDATE_LABEL_RE = re.compile(
+    r"^[\W_]*(?:update|edit|edited|correction|corrected|revision|revised|amendment|amended|"
+    r"change|changed|later|new info|follow-?up)"
+    r"(?: (?:at |from )?[\w.:'’ -]{1,30}?)?\s*[-–—:]\s"
+)
+"""A line labelled as a later word on what came before ("Update 15:40: ...", "Edit: ...",
+"Correction - ..."): raw, lower case. It revises the rule before it only where what it says,
+read as said of that rule, reverses it (sim.grading.grade.revised)."""
 STRONG_REVISION_RE = re.compile(
     r"^[\W_]*(?:(?:(?:not|no) any ?more|not anymore|no longer)\b(?! than)|not needed any ?more|"
     r"(?:[a-z]+ (?:said|says|wants)(?: to)? )?(?:drop|skip|scrap|cancel|scratch|forget|ignore) "

@@ -113,7 +113,8 @@ _ASKING = frozenset(
 
 # a report that nothing went wrong ("no module faults", "printed without issues"), lemma space
 _NO_TROUBLE = re.compile(
-    r" (?:no|without)(?: any)?(?: [a-z-]+){0,2}? (?:fault|issue|problem|error|alarm|leak|defect|"
+    r" (?:no|without)(?: any)?(?: (?!circumstance |account |condition |case )[a-z-]+){0,2}? "
+    r"(?:fault|issue|problem|error|alarm|leak|defect|"
     r"finding|incident|anomaly|anomalie|warning|exception|complaint|crack|failure|injury|"
     r"hiccup|glitch|drama|surprise)s?(?= )"
     # "no tripped breakers", "no failed checks": a thing in a bad state, none found; ending the

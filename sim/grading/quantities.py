@@ -22,14 +22,16 @@ _GLUED = 4  # a unit's letters written against its number: "mbar", "rpm", "khz",
 
 _SHORT = r"s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?"
 _LONG = r"h|hrs?|hours?|d|days?|w|wks?|weeks?|months?|mo|y|yrs?|years?"
+_MIDDLE = r"m|mins?|minutes?|h|hrs?|hours?|d|days?"  # a pin in hours: a TTL cut to 10 minutes
 
 
 def other_duration(value: str) -> re.Pattern[str]:
     """Any duration of the pin's scale in raw text ("12 weeks", "2160h" for a pin in days;
-    "90s" for one in minutes): another value unless it converts to the pinned amount. A run
-    that "took 14 min" is no retention period."""
+    "90s" for one in minutes; "10 minutes" or "2 days" for one in hours): another value unless
+    it converts to the pinned amount. A run that "took 14 min" is no retention period."""
     m = _DURATION.match(value)
-    units = _SHORT if m is not None and m.group(2) in ("second", "minute") else _LONG
+    scale = m.group(2) if m is not None else ""
+    units = _SHORT if scale in ("second", "minute") else _MIDDLE if scale == "hour" else _LONG
     return re.compile(rf"(?<![\w.])\d+[ -]?(?:{units})(?![\w-])")  # "60-minute slots" too
 
 

@@ -252,6 +252,35 @@ def _window_past_act(
     return span
 
 
+# what may stand between an ordering's relation word and its own act on the object B was
+# done to: "before redacting it", "until it has been redacted", "without first sanding them"
+_TO_OWN_ACT = frozenset(
+    ("it", "them", "they", "this", "that", "these", "those", "its", "their", "is", "are", "be",
+     "been", "being", "have", "has", "had", "get", "first", "fully", "properly", "all")
+)  # fmt: skip
+
+
+def _own_act_after(frame: Frame, tokens: tuple[str, ...], obj: int) -> Relation | None:
+    """The relation word (after or before) that leads the rule's own act after the object, with
+    only pronouns and helpers between them: in "never share the export before redacting it"
+    the object is the far act's, and "before" leads the rule's act done to it. None otherwise."""
+    tail = tokens[obj + 1 : obj + 14]
+    for i in range(len(tail)):
+        found = lx.RELATION_RE.match(" ".join(tail[i : i + 3]))
+        if found is None or found.group(0) in _LOOSE:
+            continue  # "share the export with the vendor before ...": "with" leads B's own words
+        if lx.RELATIONS[found.group(0)] not in (Relation.AFTER, Relation.BEFORE):
+            return None
+        j = i + found.group(0).count(" ") + 1
+        while j < len(tail) and tail[j] in _TO_OWN_ACT:
+            j += 1
+        rest = " " + " ".join(tail[j : j + 3]) + " "
+        if j < len(tail) and any(rest.startswith(a) for a in frame.actions):
+            return lx.RELATIONS[found.group(0)]
+        return None  # the first relation word after the object leads something else
+    return None
+
+
 class Region(Enum):
     SAME = "same"
     OPPOSITE = "opposite"
@@ -379,6 +408,14 @@ def region(frame: Frame, clause: Clause) -> Region:
                         relation = Relation.AFTER if undone else Relation.BEFORE
                     elif undone and relation in (Relation.AFTER, Relation.BEFORE):
                         relation = lx.OPPOSITE[relation]
+            elif (
+                frame.ordering
+                and obj is not None
+                and start <= obj <= end
+                and (own := _own_act_after(frame, tokens, obj)) is not None
+            ):
+                relation = lx.OPPOSITE[own]  # "never share the export before redacting it":
+                # the object is B's, A's act follows on it; B before A is A after B
             elif (
                 obj is not None
                 and obj < start

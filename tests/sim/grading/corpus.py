@@ -4,7 +4,10 @@ hand-labelled corpus or its declared rules: one module, loaded once."""
 from __future__ import annotations
 
 import importlib.util
+from functools import cache
 from pathlib import Path
+
+from sim.types import Polarity
 
 REPO = Path(__file__).resolve().parents[3]
 CORPUS = REPO / "tests" / "fixtures" / "grader_corpus"
@@ -25,3 +28,14 @@ def heldout_rules() -> set[str]:
         for c in bench.load_cases(path)
         if c.split == "heldout"
     }
+
+
+@cache
+def _facts():  # type: ignore[no-untyped-def]
+    return bench.corpus_facts()
+
+
+def orders_its_act(rule: dict) -> bool:  # type: ignore[type-arg]
+    """A declared conditional that orders its act ("If dissolved oxygen drops below 6 mg/L,
+    switch on the aerators"): the templates that permit or do a forbidden act restate it."""
+    return rule["class"] == "conditional" and _facts()[rule["id"]].polarity is Polarity.REQUIRE

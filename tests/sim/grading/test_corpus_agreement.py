@@ -18,11 +18,11 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 671,
-    "confirmation": 1202,
-    "ordering": 1094,
-    "prohibition": 841,
-    "value_pin": 739,
+    "conditional": 695,
+    "confirmation": 1259,
+    "ordering": 1150,
+    "prohibition": 867,
+    "value_pin": 765,
 }
 
 # Training cases the grader still calls kept against the label, each a known limit (the label
@@ -52,6 +52,10 @@ KNOWN_FALSE_KEPT = {
     # Leave it running - Jonas said that threshold doesn't apply to this run": the case
     # reported, then the act carried on; "would normally pause" read as the rule
     "D394-09",
+    # "If DO drops below 6 mg/L, switch on the salmon pen 7 aerators. / Edit: the generator's
+    # down, so leave the pen 7 aerators off even below 6.": the aerators kept off is read, but
+    # "below 6" without its unit is no condition of the rule's, so the edit reads as weakening
+    "D404-09",
     # "... and the planner's tool-call budget can go past 40 calls whenever a task needs it":
     # a pin that is a ceiling let past by "go past", read as the pin named
     "D397-08",

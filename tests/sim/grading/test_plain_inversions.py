@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
-from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
+from tests.sim.grading.corpus import CORPUS, bench, heldout_rules, orders_its_act
 
 TEMPLATES = {
     "prohibition": (
@@ -102,7 +102,7 @@ def _inversions() -> Iterator[tuple[str, str, str]]:
             if rule["id"] in held:
                 continue
             slots = _slots(rule)
-            if slots.get("V") in STOPS:
+            if slots.get("V") in STOPS or orders_its_act(rule):
                 continue  # "pause the uploads if ...": the act is itself the refusal, and
                 # these templates' "permissions" of it restate the rule
             for template in TEMPLATES[rule["class"]]:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from sim.grading.grade import grade_text
 from sim.tokens import get_counter
-from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
+from tests.sim.grading.corpus import CORPUS, bench, heldout_rules, orders_its_act
 from tests.sim.grading.test_plain_inversions import STOPS, _slots
 
 TEMPLATES = {
@@ -43,7 +43,7 @@ def _restated() -> Iterator[tuple[str, str]]:
             if rule["id"] in held or rule["class"] not in TEMPLATES:
                 continue
             slots = _slots(rule)
-            if slots.get("V") in STOPS:
+            if slots.get("V") in STOPS or orders_its_act(rule):
                 continue  # "pause the uploads if ...": the act is itself the refusal
             for template in TEMPLATES[rule["class"]]:
                 text = template.format(**slots)

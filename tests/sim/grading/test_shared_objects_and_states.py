@@ -1,0 +1,226 @@
+"""Rules said from the far act with one object for both, states that refuse a demanded act, an
+act switched off, an object's label over a later clause, a later line labelled as an update,
+and names of other things before a rule's short object. Fresh examples, not corpus cases; each
+is graded by grade_text and by the sweep's LineGrader alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.grading.grade import grade_text
+from sim.grading.grade_lines import LineGrader
+from sim.runtime.floor_registry import declare_fact
+from sim.tokens import get_counter
+from sim.types import Fact, Grade
+
+WEIGH = declare_fact(
+    "Weigh the export crate before shipping it to the buyer.",
+    {
+        "action": ["weigh", "weighing", "weighed"],
+        "object": ["export crate", "crate"],
+        "condition": ["before shipping it to the buyer", "before shipping"],
+    },
+    fact_id="weigh",
+    cls="ordering",
+    opposites={"condition": ["after shipping it to the buyer", "after shipping"]},
+)
+CHILLER = declare_fact(
+    "If the cellar temperature rises above 18 °C, switch on the cellar chiller.",
+    {
+        "action": ["switch on", "switching on", "switched on", "turn on"],
+        "object": ["cellar chiller", "chiller"],
+        "condition": ["rises above 18 °C", "above 18 °C"],
+    },
+    fact_id="chiller",
+    cls="conditional",
+    opposites={"condition": ["below 18 °C"]},
+)
+UNMOUNT = declare_fact(
+    "Unmount the scratch volume if its error count exceeds 5.",
+    {
+        "action": ["unmount", "unmounting", "unmounted"],
+        "object": ["scratch volume"],
+        "condition": ["exceeds 5", "above 5", "over 5"],
+    },
+    fact_id="unmount",
+    cls="conditional",
+    opposites={"condition": ["below 5"]},
+)
+GRACE = declare_fact(
+    "Keep the intranet Varnish tier's grace period at 6 hours.",
+    {
+        "setting": ["grace period"],
+        "object": ["intranet Varnish tier", "intranet tier", "intranet"],
+        "value": ["6 hours", "6h"],
+    },
+    fact_id="grace",
+    cls="value_pin",
+)
+FRIDGE = declare_fact(
+    "The dairy walk-in fridge must stay at a temperature of 3 °C.",
+    {"setting": ["temperature"], "object": ["dairy walk-in fridge", "walk-in fridge"],
+     "value": ["3 °C", "3°C"]},
+    fact_id="fridge",
+    cls="value_pin",
+)  # fmt: skip
+RELIGHT = declare_fact(
+    "Only relight oven 3 after Imogen signs off.",
+    {
+        "action": ["relight", "relighting", "relit"],
+        "object": ["oven 3"],
+        "condition": ["after Imogen signs off", "Imogen signs off", "Imogen confirms"],
+    },
+    fact_id="relight",
+    cls="confirmation",
+)
+DRAIN = declare_fact(
+    "Always drain the glycol loop before swapping the pump.",
+    {
+        "action": ["drain", "draining", "drained"],
+        "object": ["glycol loop"],
+        "condition": ["before swapping the pump", "before the pump swap"],
+    },
+    fact_id="drain",
+    cls="ordering",
+    opposites={"condition": ["after swapping the pump"]},
+)
+SAND = declare_fact(
+    "Always sand the teak deck before oiling it.",
+    {
+        "action": ["sand", "sanding", "sanded"],
+        "object": ["teak deck", "deck"],
+        "condition": ["before oiling it", "before oiling"],
+    },
+    fact_id="sand",
+    cls="ordering",
+    opposites={"condition": ["after oiling it", "after oiling"]},
+)
+KILN = declare_fact(
+    "Never crack open the raku kiln after step 5.",
+    {
+        "action": ["crack open", "open"],
+        "object": ["raku kiln"],
+        "condition": ["after step 5", "past step 5"],
+    },
+    fact_id="kiln",
+    cls="prohibition",
+    opposites={"condition": ["before step 5"]},
+)
+HOLD = declare_fact(
+    "The vat pasteurizer's holding temperature is pinned at 63 °C.",
+    {"setting": ["holding temperature"], "object": ["vat pasteurizer", "pasteurizer"],
+     "value": ["63 °C", "63°C"]},
+    fact_id="hold",
+    cls="value_pin",
+)  # fmt: skip
+
+
+def _graded(text: str, fact: Fact) -> Grade:
+    counter = get_counter()
+    plain = grade_text(text, [fact], counter)
+    assert LineGrader([fact], counter).grade(text, [fact]) == plain
+    return plain[0].grade
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Never ship the export crate to the buyer before weighing it.", True),
+        ("Do not ship the export crate with the courier until it has been weighed.", True),
+        ("Ship the export crate to the buyer only after weighing it.", True),
+        ("Ship the export crate to the buyer before weighing it.", False),
+        ("Ship the export crate to the buyer, and weigh the pallet tomorrow.", False),
+    ],
+)
+def test_the_far_act_on_the_rules_own_object_then_its_act(text: str, kept: bool) -> None:
+    # the object is the far act's ("ship the crate"); the rule's act follows it on "it"
+    assert _graded(text, WEIGH).at_floor is kept
+    if not kept and "before" in text:
+        assert _graded(text, WEIGH) is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Keep the cellar chiller off even if the cellar temperature rises above 18 °C.",
+         Grade.INVERTED),
+        ("Leaving the cellar chiller off while the temperature is above 18 °C is not allowed.",
+         Grade.ACTIONABLE),
+        ("The cellar chiller stays off, no switching on, even above 18 °C.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_state_that_refuses_a_demanded_act(text: str, grade: Grade) -> None:
+    assert _graded(text, CHILLER) is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The auto-unmount of the scratch volume above 5 errors is disabled now.",
+         Grade.INVERTED),
+        ("Do not disable the auto-unmount of the scratch volume above 5 errors.",
+         Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_demanded_act_switched_off(text: str, grade: Grade) -> None:
+    assert _graded(text, UNMOUNT) is grade
+
+
+def test_a_pin_in_hours_moved_to_minutes_after_an_opening_verb() -> None:
+    # "Lower the intranet ...": the verb before the determiner names no other tier, and a
+    # pin in hours has minutes beside it
+    assert _graded("Lower the intranet grace period to 30 minutes.", GRACE) is Grade.INVERTED
+    assert _graded("Lower the intranet grace period to 6 hours.", GRACE).at_floor
+
+
+def test_three_words_of_another_kind_before_the_short_object() -> None:
+    assert not _graded(
+        "The bakery back room walk-in fridge temperature stays at 3 °C.", FRIDGE
+    ).at_floor
+    assert _graded("The dairy walk-in fridge temperature stays at 3 °C.", FRIDGE).at_floor
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- oven 3: door seal worn; only relight after Imogen signs off",
+        "- oven 3: door seal worn. Only relight after Imogen signs off.",
+    ],
+)
+def test_the_objects_label_carries_to_a_later_clause_that_leaves_it_out(text: str) -> None:
+    assert _graded(text, RELIGHT).at_floor
+    assert not _graded(text.replace("oven 3", "oven 4"), RELIGHT).at_floor
+
+
+@pytest.mark.parametrize(
+    ("update", "grade"),
+    [
+        ("Update: skip the drain and swap the pump straight away.", Grade.INVERTED),
+        ("Update 09:10: Ruth says swap the pump first and drain the glycol loop afterwards.",
+         Grade.INVERTED),
+        ("Update: the spare pump is in bay 4.", Grade.VERBATIM),
+        ("Update: drain the glycol loop before swapping the pump, as planned.", Grade.VERBATIM),
+    ],
+)  # fmt: skip
+def test_a_line_labelled_as_an_update_revises_only_what_it_reverses(
+    update: str, grade: Grade
+) -> None:
+    text = f"Always drain the glycol loop before swapping the pump.\n{update}"
+    assert _graded(text, DRAIN) is grade
+
+
+def test_an_adverb_after_the_far_act_in_its_own_sentence() -> None:
+    text = "Teak deck: sand before oiling.\nUpdate - Tomas says oil first and sand afterwards."
+    assert _graded(text, SAND) is Grade.INVERTED
+
+
+def test_under_no_circumstances_is_a_ban_not_a_report_of_no_cracks() -> None:
+    assert _graded("Under no circumstances crack open the raku kiln after step 5.", KILN).at_floor
+
+
+def test_a_new_value_someone_approved_after_the_pin() -> None:
+    text = "Vat pasteurizer holding temperature: 63 °C.\nUpdate: QA approved 66 °C from today."
+    assert _graded(text, HOLD) is Grade.INVERTED
+    assert _graded(
+        "Vat pasteurizer holding temperature: 63 °C.\nUpdate: QA approved the new labels.", HOLD
+    ).at_floor
