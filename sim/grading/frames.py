@@ -114,6 +114,7 @@ class Frame:
     # the yes-giver named alone, read as the yes after a wait word only (region reads them;
     # nothing else does: "Keiko is at the show" names no yes a pronoun may stand for)
     awaited: tuple[Reference, ...] = ()
+    measured: frozenset[str] = frozenset()  # what the rule's text says its condition of
 
     @property
     def act_words(self) -> frozenset[str]:
@@ -284,6 +285,7 @@ class Frame:
             "value" in groups and worded.cap,
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
             awaited_references(references) if fact_cls == "confirmation" else (),
+            worded.measured,
         )
 
 
@@ -319,6 +321,8 @@ _HELD_STATES = {
     "ship": ("put",),
     "send": ("put", "not send", "off", "back", "behind", "on ground", "ground", "home"),
     "move": ("put",),
+    # "keep the uploads running even if ...": a stop refused ("on" is also "on hold")
+    **dict.fromkeys(("pause", "stop", "halt", "suspend"), ("run", "go", "active", "live")),
     **dict.fromkeys(
         ("change", "modify", "edit", "alter", "amend", "revise", "tweak", "touch", "rename"),
         ("unchanged", "same", "as is", "as it is", "as it be", "not touch", "intact", "as publish"),
@@ -340,10 +344,11 @@ def held_state(action: str) -> Lazy | None:
     spelled = {v for st in states for v in (st, _IZE_WORD.sub("ise", st))}
     body = "|".join(re.escape(st) for st in sorted(spelled))
     # "Overhang lead wall - closed until Ingrid confirms": the state put until something
-    # holds, with no verb of keeping
+    # holds, with no verb of keeping; "the uploads should carry on": a stop refused
+    goes_on = r"| (?:continue|carry on|go on)(?![\w-])" if "run" in states else ""
     return Lazy(
         _KEEPS + r" (?:\S+ ){0,5}?(?:" + body + r")(?![\w-])"
-        r"| (?:" + body + r") (?=until |till |pending )"
+        r"| (?:" + body + r") (?=until |till |pending )" + goes_on
     )
 
 
@@ -699,18 +704,40 @@ class Wording(NamedTuple):
     rivals: Lazy | None  # another thing named in the object's place (`_rivals`)
     cap: bool  # a ceiling's words ("cap", "at most", "a load limit")
     named: frozenset[str]  # the words right before the object in the text (lemma space)
+    measured: frozenset[str] = frozenset()  # what the condition is said of (`_measured_by`)
 
 
 def wording(fact: Fact) -> Wording:
     lem = lemmas(normalize(fact.text))
     objects = next((g.forms for g in fact.anchors if g.role == "object"), None)
+    conditions = next((g.forms for g in fact.anchors if g.role == "condition"), None)
     return Wording(
         "confirm" in fact.text,
         lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None,
         _rivals(fact.text, objects) if objects is not None else None,
         _CAP.search(lem) is not None,
         _named_by(fact.text, objects) if objects is not None else frozenset(),
+        _measured_by(fact.text, conditions) if conditions is not None else frozenset(),
     )
+
+
+def _measured_by(text: str, conditions: tuple[str, ...]) -> frozenset[str]:
+    """The words a rule's own text says its condition of, between the relation word and the
+    condition's form ("dissolved oxygen" in "If dissolved oxygen drops below 6 mg/L"), in
+    lemma space: a summary's "if oxygen is low" speaks of the same case, vaguely."""
+    low = text.lower()
+    found: set[str] = set()
+    for form in conditions:
+        at = low.find(form.lower())
+        if at <= 0:
+            continue
+        words = lemmas(normalize(text[:at])).split()[-5:]
+        for word in reversed(words):
+            if word in lx.RELATIONS or word in ("when", "whenever", "while"):
+                break
+            if not function_word(word) and not word.isdigit() and len(word) > 2:
+                found.add(word)
+    return frozenset(found)
 
 
 def _named_by(text: str, objects: tuple[str, ...]) -> frozenset[str]:

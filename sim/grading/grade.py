@@ -1034,7 +1034,11 @@ def _other_reference(frame: Frame, clause: Clause) -> bool:
         for w in frame.reference_words
         if w not in _POLAR and w not in _PROCESS and not w.isdigit()
     }
-    own = nouns | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
+    own = (
+        nouns
+        | {w for o in (*frame.objects, *frame.modifiers) for w in o.split()}
+        | frame.measured  # "if oxygen is low" for "if dissolved oxygen drops below 6 mg/L"
+    )
     for m in _CONDITION_WORD.finditer(text):
         after = [
             t

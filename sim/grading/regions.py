@@ -394,7 +394,10 @@ def region(frame: Frame, clause: Clause) -> Region:
                     between = (between[0], Relation.BEFORE)  # "never B unless A" = "... until A"
                 temporal = between is not None and between[1] in (Relation.AFTER, Relation.BEFORE)
                 if between is None:
-                    pass
+                    own = _own_act_after(frame, tokens, obj) if frame.ordering else None
+                    if own is not None:  # "only apply the dye to a new client after they've
+                        # been patch-tested": the rule's act on the far act's object, after it
+                        relation = lx.OPPOSITE[own]
                 elif temporal and (frame.ordering or between[0] not in lx.GATES):
                     relation = lx.OPPOSITE[between[1]]  # "B before A" is "A after B"
                 else:

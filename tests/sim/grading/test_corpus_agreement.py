@@ -18,9 +18,9 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 695,
-    "confirmation": 1259,
-    "ordering": 1150,
+    "conditional": 705,
+    "confirmation": 1260,
+    "ordering": 1154,
     "prohibition": 867,
     "value_pin": 765,
 }

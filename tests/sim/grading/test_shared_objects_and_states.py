@@ -35,6 +35,28 @@ CHILLER = declare_fact(
     cls="conditional",
     opposites={"condition": ["below 18 °C"]},
 )
+SYNC = declare_fact(
+    "If queue lag exceeds 10 minutes, pause the invoice sync.",
+    {
+        "action": ["pause", "pausing", "paused"],
+        "object": ["invoice sync"],
+        "condition": ["exceeds 10 minutes", "above 10 minutes"],
+    },
+    fact_id="sync",
+    cls="conditional",
+    opposites={"condition": ["below 10 minutes"]},
+)
+REPLICATION = declare_fact(
+    "Never pause the ledger replication after step 3.",
+    {
+        "action": ["pause", "pausing", "paused"],
+        "object": ["ledger replication"],
+        "condition": ["after step 3", "past step 3"],
+    },
+    fact_id="replication",
+    cls="prohibition",
+    opposites={"condition": ["before step 3"]},
+)
 UNMOUNT = declare_fact(
     "Unmount the scratch volume if its error count exceeds 5.",
     {
@@ -154,6 +176,20 @@ def test_a_state_that_refuses_a_demanded_act(text: str, grade: Grade) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("Keep the invoice sync running even if queue lag exceeds 10 minutes.", SYNC,
+         Grade.INVERTED),
+        ("The invoice sync should carry on even when queue lag exceeds 10 minutes.", SYNC,
+         Grade.INVERTED),
+        ("Keep the ledger replication running after step 3.", REPLICATION, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_stop_refused_by_the_act_going_on(text: str, fact: Fact, grade: Grade) -> None:
+    assert _graded(text, fact) is grade
+
+
+@pytest.mark.parametrize(
     ("text", "grade"),
     [
         ("The auto-unmount of the scratch volume above 5 errors is disabled now.",
@@ -224,3 +260,37 @@ def test_a_new_value_someone_approved_after_the_pin() -> None:
     assert _graded(
         "Vat pasteurizer holding temperature: 63 °C.\nUpdate: QA approved the new labels.", HOLD
     ).at_floor
+
+
+VET = declare_fact(
+    "Every new tenant has to be vetted before handing over the flat keys.",
+    {
+        "action": ["vet", "vetting", "vetted"],
+        "object": ["new tenant", "tenant"],
+        "condition": ["before handing over the flat keys", "before handing over"],
+    },
+    fact_id="vet",
+    cls="ordering",
+    opposites={"condition": ["after handing over the flat keys"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Only hand over the flat keys to a new tenant after they've been vetted.",
+         Grade.ACTIONABLE),
+        ("Hand over the flat keys to a new tenant before they've been vetted.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_the_far_act_then_the_object_then_the_rules_act_on_it(text: str, grade: Grade) -> None:
+    assert _graded(text, VET) is grade
+
+
+def test_a_vague_case_of_what_the_rules_condition_measures_weakens_it() -> None:
+    # "the temperature is high" is the rule's case ("the cellar temperature rises above
+    # 18 °C") said vaguely, not another rule's
+    assert _graded("Cellar chiller: switch on if the temperature is high.", CHILLER) is (
+        Grade.DEGRADED
+    )
+    assert not _graded("Switch on the cellar chiller if the delivery is late.", CHILLER).at_floor
