@@ -193,6 +193,12 @@ def evidence(
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
 
 
+_STATE_REFUSED = re.compile(
+    r" (?:is|are|be|was|were) (?:not (?:allow|permit|ok|okay|acceptable|fine)|forbid|prohibit|"
+    r"ban|off limit|never allow) "
+)  # lemma space: "leaving the aerators off ... is not allowed"
+_KEEP_ORDERS = ("keep ", "leave ", "let ")  # in lemma space, opening a clause
+
 _SWITCH_OFF = re.compile(r" (?:disable|deactivate|turn off|switch off|cancel)(?= )")
 
 
@@ -320,7 +326,9 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         and not clause.hedged
         and lx.NEGATION_RE.search(before) is None
         and not any(a in text[state.end() - 1 :] for a in frame.actions)
-        and read_clause(" " + text[state.end() :]).reading is Reading.FORBID
+        # the state refused by its own predicate ("... off is not allowed"), not by a later
+        # clause ("leave it running - that threshold doesn't apply")
+        and _STATE_REFUSED.search(text, state.end() - 1) is not None
     ):  # "keeping the aerators off is not allowed": the refused state is the act demanded
         # ("stays shut, no opening" refuses the act itself)
         clause = replace(clause, reading=Reading.POSITIVE)
@@ -519,7 +527,11 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         ):
             return INVERTED, ("condition",)  # "she said not to wait for her - release it
             # once the ID checks out": the yes skipped, whatever else the act waits on
-        ordered = "action" in present and acts and not (clause.gesture or clause.hedged)
+        ordered = (
+            "action" in present
+            and (acts or (held and opening.startswith(_KEEP_ORDERS)))
+            and not (clause.gesture or clause.hedged)
+        )  # "Leave it running": a state kept, ordered
         if (
             ordered
             and not revoked

@@ -390,7 +390,7 @@ REVISION_RE = re.compile(
     r"rescinded|scrapped|relaxed|loosened|eased)|no longer|not needed|isn'?t needed|no need|"
     r"instead|from now on|"
     r"going forward|new (?:value|setpoint|order|rule|limit|plan)|skip (?:it|that|this)|"
-    r"not any ?more|any ?more|now optional|optional now|(?:n'?t|not) apply|overturned|"
+    r"not any ?more|any ?more|now optional|optional now|(?:n'?t|['’]t|not) apply|overturned|"
     # "Kofi says that step is obsolete", "said not to wait for her", "Change of plan from Ivan:"
     r"obsolete|redundant|unnecessary|change of plan|plan (?:has )?changed|answer: no|"
     r"(?:not|n'?t|don'?t|no need) (?:to )?(?:wait|bother)|"

@@ -18,7 +18,7 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 705,
+    "conditional": 707,
     "confirmation": 1260,
     "ordering": 1154,
     "prohibition": 867,
@@ -48,14 +48,6 @@ KNOWN_FALSE_KEPT = {
     # Master said no - take the strain first and secure the line afterwards": a reported
     # question answered no on the next line, and the reversed order with the act's synonym
     "D382-09",
-    # "RM accuracy just read 0.66, below the 0.68 line, so the PPO run would normally pause. /
-    # Leave it running - Jonas said that threshold doesn't apply to this run": the case
-    # reported, then the act carried on; "would normally pause" read as the rule
-    "D394-09",
-    # "If DO drops below 6 mg/L, switch on the salmon pen 7 aerators. / Edit: the generator's
-    # down, so leave the pen 7 aerators off even below 6.": the aerators kept off is read, but
-    # "below 6" without its unit is no condition of the rule's, so the edit reads as weakening
-    "D404-09",
     # "... and the planner's tool-call budget can go past 40 calls whenever a task needs it":
     # a pin that is a ceiling let past by "go past", read as the pin named
     "D397-08",

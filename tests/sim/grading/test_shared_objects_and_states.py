@@ -294,3 +294,16 @@ def test_a_vague_case_of_what_the_rules_condition_measures_weakens_it() -> None:
         Grade.DEGRADED
     )
     assert not _graded("Switch on the cellar chiller if the delivery is late.", CHILLER).at_floor
+
+
+@pytest.mark.parametrize(
+    ("later", "fact"),
+    [
+        ("Leave it running - Dana said that limit doesn't apply to this sync.", SYNC),
+        ("Edit: the compressor tripped, so leave the cellar chiller off even when it's warm.",
+         CHILLER),
+    ],
+)  # fmt: skip
+def test_a_later_line_ordering_the_refusing_state_reverses_the_rule(later: str, fact: Fact) -> None:
+    text = f"{fact.text}\n{later}"
+    assert _graded(text, fact) is Grade.INVERTED
