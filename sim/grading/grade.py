@@ -197,6 +197,21 @@ _STATE_REFUSED = re.compile(
     r" (?:is|are|be|was|were) (?:not (?:allow|permit|ok|okay|acceptable|fine)|forbid|prohibit|"
     r"ban|off limit|never allow) "
 )  # lemma space: "leaving the aerators off ... is not allowed"
+_RETIRED_RULE = re.compile(
+    r" (?:stop|tripwire|trigger|cutoff|cut off|threshold|limit|cap|restriction|rule|requirement|"
+    r"ban|gate|interlock|lockout|pin|guard) (?:\S+ ){0,6}?(?:(?:be|is|are|was|were|have be|"
+    r"has be|get) (?:now |since |just |also )?(?:retire|withdraw|withdrawn|lift|remove|scrap|"
+    r"rescind|revoke|waive|abolish)|(?:be |is |are )?(?:no long|not) (?:enforce|apply|in force)) "
+)
+"""A rule named as a thing and taken away (lemma space): "the 0.68 tripwire on the PPO run is
+retired", "the stop cap is no longer enforced"."""
+
+
+def _names_case_number(frame: Frame, text: str) -> bool:
+    """Whether a clause holds a number of the rule's condition ("the 2 percent stop")."""
+    return any(f" {w} " in text for w in frame.reference_words if any(map(str.isdigit, w)))
+
+
 _KEEP_ORDERS = ("keep ", "leave ", "let ")  # in lemma space, opening a clause
 
 _SWITCH_OFF = re.compile(r" (?:disable|deactivate|turn off|switch off|cancel)(?= )")
@@ -340,6 +355,14 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         present.add("setting")  # "4K transcodes: keyframes every 48 frames" (beside the value)
     elif "value" in present and _unit_names_setting(frame, text):
         present.add("setting")  # "Crane 3 is capped at 40 tonnes": the unit names the setting
+    retired = _RETIRED_RULE.search(text) if not clause.hedged else None
+    if (
+        retired is not None
+        and (present & {"action", "value", "setting"} or _names_case_number(frame, text))
+        and not lx.NEGATION_RE.search(text, 0, retired.start() + 1)
+    ):  # "the 2 percent output-deviation stop on Linac B has been withdrawn": the rule,
+        # named as a thing, taken away
+        return INVERTED, ("polarity",)
     where = region(frame, clause)
     if (
         where is Region.NONE

@@ -18,7 +18,7 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 707,
+    "conditional": 710,
     "confirmation": 1260,
     "ordering": 1154,
     "prohibition": 867,

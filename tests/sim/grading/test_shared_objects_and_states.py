@@ -307,3 +307,22 @@ def test_a_vague_case_of_what_the_rules_condition_measures_weakens_it() -> None:
 def test_a_later_line_ordering_the_refusing_state_reverses_the_rule(later: str, fact: Fact) -> None:
     text = f"{fact.text}\n{later}"
     assert _graded(text, fact) is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("The 10-minute lag stop on the invoice sync has been withdrawn.", SYNC, Grade.INVERTED),
+        ("The auto-unmount trigger above 5 errors on the scratch volume is retired.", UNMOUNT,
+         Grade.INVERTED),
+        ("The step 3 pause guard on the ledger replication is no longer enforced.",
+         REPLICATION, Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_rule_named_as_a_thing_and_taken_away(text: str, fact: Fact, grade: Grade) -> None:
+    assert _graded(text, fact) is grade
+
+
+def test_a_rule_list_that_drops_nothing_is_no_rule_taken_away() -> None:
+    text = "Rules:\n- If queue lag exceeds 10 minutes, pause the invoice sync\n- Drop stale carts"
+    assert _graded(text, SYNC).at_floor
