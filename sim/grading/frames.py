@@ -115,6 +115,9 @@ class Frame:
     # nothing else does: "Keiko is at the show" names no yes a pronoun may stand for)
     awaited: tuple[Reference, ...] = ()
     measured: frozenset[str] = frozenset()  # what the rule's text says its condition of
+    # an ordering's later act named by its object alone ("the ceramic sealant" of "before
+    # loading the ceramic sealant"): a restriction on it restricts the act (regions reads it)
+    held_objects: tuple[Reference, ...] = ()
 
     @property
     def act_words(self) -> frozenset[str]:
@@ -286,6 +289,7 @@ class Frame:
             tuple(groups["object"].forms[0].split()[:-1]) if "object" in groups else (),
             awaited_references(references) if fact_cls == "confirmation" else (),
             worded.measured,
+            _held_objects(condition) if fact_cls == "ordering" else (),
         )
 
 
@@ -435,6 +439,25 @@ def _acronyms(objects: tuple[str, ...]) -> tuple[str, ...]:
         if letters is not None and f"{letters}s" not in _NOT_ACRONYMS:
             out += [f" {letters} ", f" {letters}s "]
     return tuple(dict.fromkeys(out))
+
+
+def _held_objects(forms: tuple[str, ...]) -> tuple[Reference, ...]:
+    """An ordering's later act by its object alone, past the act's word ("ceramic sealant"
+    of "before loading the ceramic sealant"); two words or more, none a pronoun."""
+    out = []
+    for form in forms:
+        relation, rest = relation_of(form)
+        words = [w for w in lemmas(normalize(rest)).split() if not function_word(w)]
+        if relation is None or len(words) < 3 or any(w in _PRONOUNS for w in words):
+            continue
+        held = [w for w in words[1:] if w not in _PARTICLES]
+        if len(held) >= 2:
+            out.append(Reference(frozenset(held), relation))
+    return tuple(dict.fromkeys(out))
+
+
+_PRONOUNS = frozenset(("it", "them", "they", "this", "that", "these", "those"))
+_PARTICLES = frozenset(("over", "up", "out", "off", "in", "back", "down", "on", "away"))
 
 
 def _gone_references(

@@ -465,4 +465,30 @@ def region(frame: Frame, clause: Clause) -> Region:
         if ref.antonym:
             relation = lx.OPPOSITE[relation]
         return Region.SAME if relation is frame.region else Region.OPPOSITE
+    if frame.held_objects and clause.reading is Reading.FORBID:
+        held = _held_until(frame, tokens)
+        if held is not None:  # "ceramic sealant stays locked out until the lines are purged":
+            # the later act's object held until the rule's act is "B until A", from B's side
+            return Region.SAME if lx.OPPOSITE[held] is frame.region else Region.OPPOSITE
     return Region.NONE
+
+
+def _held_until(frame: Frame, tokens: tuple[str, ...]) -> Relation | None:
+    """The relation word (before or after) between an ordering's later act named by its
+    object alone and the rule's own act after it, within a few words of each."""
+    for ref in frame.held_objects:
+        span = window(tokens, ref.tokens)
+        if span is None:
+            continue
+        tail = tokens[span[1] : span[1] + 6]
+        for i in range(min(len(tail), 4)):
+            found = lx.RELATION_RE.match(" ".join(tail[i : i + 3]))
+            if found is None or found.group(0) in _LOOSE:
+                continue
+            relation = lx.RELATIONS[found.group(0)]
+            if relation not in (Relation.AFTER, Relation.BEFORE):
+                return None
+            after = tokens[span[1] + i + 1 : span[1] + i + 9]
+            text = " " + " ".join(after) + " "
+            return relation if any(a in text for a in frame.actions) else None
+    return None

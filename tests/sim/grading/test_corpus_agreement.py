@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 710,
     "confirmation": 1260,
-    "ordering": 1154,
+    "ordering": 1156,
     "prohibition": 867,
     "value_pin": 765,
 }

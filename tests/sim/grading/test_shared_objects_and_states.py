@@ -326,3 +326,15 @@ def test_a_rule_named_as_a_thing_and_taken_away(text: str, fact: Fact, grade: Gr
 def test_a_rule_list_that_drops_nothing_is_no_rule_taken_away() -> None:
     text = "Rules:\n- If queue lag exceeds 10 minutes, pause the invoice sync\n- Drop stale carts"
     assert _graded(text, SYNC).at_floor
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The flat keys stay locked away until the new tenant has been vetted.", Grade.ACTIONABLE),
+        ("The flat keys are off-limits until the new tenant is vetted.", Grade.ACTIONABLE),
+    ],
+)
+def test_the_later_acts_object_held_until_the_rules_act(text: str, grade: Grade) -> None:
+    # "no handing over the keys until the tenant is vetted", by the keys alone
+    assert _graded(text, VET) is grade
