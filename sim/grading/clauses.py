@@ -21,6 +21,9 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
     # "(the rest of the checklist is optional)": an aside about the other things
     r"|\s*\((?=" + _OTHERS + r")"
+    # ", and can have its auto-remediation mode enabled": a permission of its own after the
+    # subject's other duties, whose modality is not theirs
+    r"|,\s*(?=(?:but|and|so|yet)\s+(?:can|could|may|might)\s)"
     r"|,\s*(?=(?:but|and|so|yet|whereas|although|though|however|meanwhile|also)\b"
     # "the barley accessions, however, can be thawed": set off inside one clause, whose
     # subject stands before it

@@ -295,6 +295,8 @@ class Frame:
 
 _HELD_STATES = {
     "open": ("close", "shut", "seal"),
+    **dict.fromkeys(("close", "shut"), ("open",)),  # "leave the dampers open"
+    "disable": ("on", "enable", "active"),  # "keep it on even below 0.55"
     "reopen": ("close", "shut", "seal"),
     **dict.fromkeys(
         ("load", "insert", "put in", "admit", "enter", "immerse", "dip", "board"),
@@ -351,7 +353,7 @@ def held_state(action: str) -> Lazy | None:
     # holds, with no verb of keeping; "the uploads should carry on": a stop refused
     goes_on = r"| (?:continue|carry on|go on)(?![\w-])" if "run" in states else ""
     return Lazy(
-        _KEEPS + r" (?:\S+ ){0,5}?(?:" + body + r")(?![\w-])"
+        _KEEPS + r" (?:\S+ ){0,5}?(?:" + body + r")(?![\w-])(?! hold)"
         r"| (?:" + body + r") (?=until |till |pending )" + goes_on
     )
 
@@ -376,7 +378,54 @@ def _after(obj: str, pattern: re.Pattern[str], text: str) -> re.Match[str] | Non
     return None
 
 
-def _rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
+def _rivals(text: str, objects: tuple[str, ...], case: tuple[str, ...] = ()) -> Lazy | None:
+    """Another thing named where the rule's is (`_object_rivals`), or another of the numbered
+    names the rule's own text gives outside its condition and value (`case`): "grow room 4"
+    for a rule on "mushroom grow room 2", "chat-70b" for one on "the chat-13b endpoint"."""
+    parts = [r.source for r in (_object_rivals(text, objects), _text_rivals(text, case)) if r]
+    return Lazy("|".join(f"(?:{p})" for p in parts)) if parts else None
+
+
+_NOT_NAMES = frozenset(
+    ("step", "steps", "stage", "phase", "level", "version", "day", "week", "hour", "minute",
+     "line", "page", "item", "point", "round", "v")
+)  # fmt: skip
+_HYPHEN_ID = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*-)(\d+[a-z]?)(?![\w-])")
+
+
+def _text_rivals(text: str, case: tuple[str, ...]) -> Lazy | None:
+    """Other numbers of the numbered names in a rule's text ("grow room 2", "Plot 7",
+    "chat-13b"), in a clause that does not name the rule's own as well; none inside the
+    condition's or value's forms ("step 4", "20 m/s"), nor a count ("line 3" of a text)."""
+    low_case = " ".join(c.lower() for c in case)
+    numbers = set(re.findall(r"\d+(?:\.\d+)?", low_case))
+    parts = []
+    for m in _IDENTIFIED.finditer(text):
+        noun, ident = m.groups()
+        low = noun.lower()
+        if (
+            not ident.isdigit()
+            or ident in numbers  # "at 60" of "60 m/s": the value's number, no name
+            or low in _NOT_NAMES
+            or not low.isalpha()
+            or len(low) < 3
+            or function_word(lemmas(f" {low} ").strip())
+        ):
+            continue
+        n, i = map(re.escape, (noun, ident))
+        parts.append(rf"^(?!.*(?i:\b{n}) {i}\b).*?(?i:\b{n}) (?!{i}\b)\d+\b(?![.,]\d)")
+    for m in _HYPHEN_ID.finditer(text):
+        prefix, ident = m.groups()
+        if m.group(0).lower() in low_case:
+            continue
+        pr, i = map(re.escape, (prefix, ident))
+        parts.append(
+            rf"^(?!.*(?i:\b{pr}){i}(?![\w-])).*?(?i:\b{pr})(?!{i}(?![\w-]))\d+[a-z]?(?![\w-])"
+        )
+    return Lazy("|".join(f"(?:{p})" for p in parts)) if parts else None
+
+
+def _object_rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     """Raw-text form of another thing named where the fact's object is: another name in the
     place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
     for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
@@ -542,7 +591,9 @@ def _subsequence(words: list[str], full: list[str]) -> bool:
     return all(w in it for w in words)
 
 
-_NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)\s+(?:([A-Za-z0-9][\w-]*)\s+)?$")
+# a possessive's "'s" is part of the name before the form ("the DBA agent's auto-remediation
+# mode"), kept out of the word itself
+_NAME_BEFORE = re.compile(r"([A-Za-z][\w-]*)(?:['’]s)?\s+(?:([A-Za-z0-9][\w-]*)(?:['’]s)?\s+)?$")
 
 
 def names_another(frame: Frame, raw: str) -> bool:
@@ -644,6 +695,14 @@ def _kind_run(frame: Frame, lead: str, rest: frozenset[str], gerund: bool) -> bo
 def _lower_kind(frame: Frame, word: str, rest: frozenset[str], gerund: bool) -> bool:
     """Whether a lowercase word may name another kind of the object: no state ("old"), no
     participle ("archived"), no gerund unless the rule's own kind is one."""
+    if "-" in word:  # "the stage-right flash pots" for the stage-left ones: a sibling of
+        # the rule's own hyphenated modifier (a hyphenated word of its own may be a synonym:
+        # "the gauge-plate pig" for the gauging pig)
+        head = word.split("-")[0]
+        return word.replace("-", "").isalpha() and any(
+            "-" in k and k.lower().split("-")[0] == head and k.lower() != word
+            for k in frame.kind_words
+        )
     return (
         word.isalpha()
         and word.islower()
@@ -690,6 +749,8 @@ def _other_kind(frame: Frame, word: str, rest: frozenset[str]) -> bool:
     """Whether a word before the object's shorter form may name another kind of it: none of
     the user's own object words or their clippings, no function word, act or cue."""
     lem = lemmas(normalize(word)).strip()
+    if " " in lem and all(p in rest or _clipped(p, rest) for p in lem.split()):
+        return False  # "stage-left" of the stage-left flash pots: the rule's own words
     return (
         bool(lem)
         and lem not in rest
@@ -737,11 +798,16 @@ def wording(fact: Fact) -> Wording:
     return Wording(
         "confirm" in fact.text,
         lx.EXCLUSIVE_RE.search(lem) is not None and lx.NEGATION_RE.search(lem) is None,
-        _rivals(fact.text, objects) if objects is not None else None,
+        _rivals(fact.text, objects, _case_forms(fact)) if objects is not None else None,
         _CAP.search(lem) is not None,
         _named_by(fact.text, objects) if objects is not None else frozenset(),
         _measured_by(fact.text, conditions) if conditions is not None else frozenset(),
     )
+
+
+def _case_forms(fact: Fact) -> tuple[str, ...]:
+    """A rule's condition and value forms: its numbers that name no thing."""
+    return tuple(f for g in fact.anchors if g.role in ("condition", "value") for f in g.forms)
 
 
 def _measured_by(text: str, conditions: tuple[str, ...]) -> frozenset[str]:

@@ -363,6 +363,14 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
     ):  # "the 2 percent output-deviation stop on Linac B has been withdrawn": the rule,
         # named as a thing, taken away
         return INVERTED, ("polarity",)
+    if (
+        frame.confirmation
+        and "action" in present
+        and not clause.hedged
+        and (waived := lx.WAIVE_RE.search(text)) is not None
+        and lx.NEGATION_RE.search(text[: waived.start()] + " " + text[waived.end() :]) is None
+    ):  # "skip Noor's sign-off and fire it now": the yes waived, whatever else is named
+        return INVERTED, ("condition",)
     where = region(frame, clause)
     if (
         where is Region.NONE
@@ -1584,6 +1592,7 @@ def with_resolved(
 
 # a pronoun proper: not anaphora.first's adverbs, whose clause-final "first" made "Update: no
 # need to ask first" revise the rule on the line before it
+_PRONOUN_PROPER = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
 
 
 def revised(
@@ -1611,18 +1620,27 @@ def revised(
         if found is not None and found[0] == INVERTED:
             return found
         low = unit[0].lower()
-        if not excepted and not revising(unit[0]):
+        if (
+            not excepted
+            and not revising(unit[0])
+            and not (m.frame.confirmation and found is None and lx.WAIVE_RE.search(unit[2]))
+        ):
             continue  # a line labelled "Update:" that reverses nothing it says of the rule
+            # (or, for a gate, skips no yes: "Update after tech - skip Moira's sign-off")
         excepted = excepted or lx.makes_exception(low)
         if (
             (excepted and _excepts(m.frame, unit))
             or lx.STRONG_REVISION_RE.match(low)
-            or (found is None and read_clause(unit[2], raw=unit[0]).reading is Reading.REVOKED)
+            or (
+                (label := lx.UPDATE_LABEL_RE.match(low)) is not None
+                and lx.STRONG_REVISION_RE.match(low[label.end() :]) is not None
+            )  # "Edit - ignore that, ..."
+            or (found is None and read_for(m.frame, unit[2], unit[0]).reading is Reading.REVOKED)
             or _strikes_its_step(said, unit[0])
             or (
                 m.frame.confirmation
                 and (found is None or found[0] == DEGRADED)
-                and _GATE_SKIPPED.search(low)
+                and (_GATE_SKIPPED.search(low) or lx.WAIVE_RE.search(unit[2]))
             )
         ):
             # "Just this once, go ahead and force-push": an exception against the rule; "Not
@@ -1683,7 +1701,10 @@ def _moves_value(frame: Frame, unit: Unit) -> bool:
     elif cue.start() > 0 and not _SENTENCE_CUE.match(cue.group(0)):
         # a verb inside the sentence: its subject must be the pin's, a pronoun, or a person
         head = raw[: cue.start()]
-        if not names_pin and not _PERSON_OR_PRONOUN.search(head):
+        if not names_pin and not (
+            _PERSON_OR_PRONOUN.search(head) or lx.UPDATE_LABEL_RE.match(head + " ")
+        ):  # "Update from Kai: set it to 50", "Later: the appointed person OK'd raising it
+            # to 24 m/s": a later word on the pin, labelled so
             return False
     return True
 
@@ -1736,14 +1757,18 @@ def _excepts(frame: Frame, unit: Unit) -> bool:
 
 
 def _says_of(m: Matcher, unit: Unit) -> bool:
-    """Whether a sentence names the rule's act or its object in full: what a line labelled
-    "Update:" must name to be a later word on an order ("Update: skip the drain and go
-    straight to the upgrade"). A pin's new value is read by `_moves_value`, which tells
-    another thing's ("Update: the spare unit is at 8443") from the pin's."""
+    """Whether a sentence names the rule's act or its object in full, or points back to it:
+    what a line labelled "Update:" must do to be a later word on an order ("Update: skip the
+    drain and go straight to the upgrade"). A pin's new value is read by `_moves_value`, which
+    tells another thing's ("Update: the spare unit is at 8443") from the pin's."""
     if m.frame.values:
         return False
     lem = unit[2]
-    return any(a in lem for a in m.frame.actions) or any(o in lem for o in m.frame.objects)
+    return (
+        any(a in lem for a in m.frame.actions)
+        or any(o in lem for o in m.frame.objects)
+        or _PRONOUN_PROPER.search(unit[0]) is not None  # "Actually no - keep it on"
+    )
 
 
 def _revising_units(m: Matcher, pairs: Sequence[Unit], at: int) -> list[Unit]:

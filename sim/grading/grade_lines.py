@@ -80,7 +80,12 @@ def _opening(runs: tuple[str, ...] | None) -> Callable[[str], object] | None:
 
 
 Checks = tuple[
-    tuple[str, ...], tuple[Need, ...], tuple[str, ...], tuple[str, ...], tuple[Need, ...]
+    tuple[str, ...],
+    tuple[Need, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[Need, ...],
+    tuple[str, ...],
 ]
 _CHECKS: dict[int, tuple[Frame, Checks | None]] = {}
 
@@ -93,12 +98,16 @@ def _checks(m: Matcher) -> Checks | None:
         return cached[1]
     frame = m.frame
     partial_forms = tuple(f for f in m.topic_forms if f not in frame.objects)
+    label_forms = (*frame.objects, *frame.modifiers)
     parts = (
         lemma_filter(frame.objects),
         lemma_needs(frame.objects),
         lemma_filter(partial_forms) if partial_forms else (),
         _runs(frame.partners),
         lemma_needs(partial_forms) if partial_forms else (),
+        # a label made of the object's words ("SRE agent: suggest-only mode", grade.evidence
+        # reads what follows it as said of the object): any one of them
+        lemma_filter(tuple(dict.fromkeys(f" {w} " for o in label_forms for w in o.split()))),
     )
     checks: Checks | None = None if any(p is None for p in parts) else parts  # type: ignore[assignment]
     if len(_CHECKS) > 4_096:
@@ -229,10 +238,10 @@ class LineGrader:
         self._mark(line, key)  # it may name a fact's topic: a pronoun may point back to it
         colon = key.find(":", 0, 48)
         label = key[:colon] if colon >= 0 else ""  # "billing: avoid churn" (grade.evidence)
-        for quick, whole, partial_quick, partners, partial in self._checks:
+        for quick, whole, partial_quick, partners, partial, labels in self._checks:
             if any(map(key.__contains__, quick)) and holds(key, whole):
                 return True
-            if label and any(map(label.__contains__, partial_quick)):
+            if label and any(map(label.__contains__, labels)):
                 return True
             if (
                 any(map(key.__contains__, partial_quick))

@@ -16,8 +16,9 @@ import tomllib
 import pytest
 
 from sim.grading.grade import grade_text
+from sim.grading.text import lemmas, normalize
 from sim.tokens import get_counter
-from sim.types import Polarity
+from sim.types import Fact, Polarity
 from tests.sim.grading.corpus import CORPUS, bench, heldout_rules
 from tests.sim.grading.test_plain_inversions import STOPS, _slots
 
@@ -104,13 +105,25 @@ def test_a_line_that_takes_the_rule_back_never_leaves_it_kept(rules) -> None:  #
     assert kept == [], kept[:10]
 
 
+def _names_its_act(fact: Fact, line: str) -> bool:
+    """Whether the line's words hold one of the rule's own acts ("That has not been lifted."
+    after "Only raise the linkspan ...", whose act "lift" is also the line's): then the line
+    may say the act was not done, not that the rule stands."""
+    acts = {
+        lemmas(normalize(f)).strip() for g in fact.anchors if g.role == "action" for f in g.forms
+    }
+    words = f" {lemmas(normalize(line)).strip()} "
+    return any(f" {a} " in words for a in acts if a)
+
+
 def test_a_line_that_says_the_rule_stands_never_takes_it_away(rules) -> None:  # type: ignore[no-untyped-def]
     counter = get_counter()
     lost = [
         (f.fact_id, line)
         for f in rules
         for line in STANDS
-        if not grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
+        if not _names_its_act(f, line)
+        and not grade_text(f"{f.text}\n{line}", [f], counter)[0].grade.at_floor
     ]
     assert lost == [], lost[:10]
 

@@ -338,3 +338,94 @@ def test_a_rule_list_that_drops_nothing_is_no_rule_taken_away() -> None:
 def test_the_later_acts_object_held_until_the_rules_act(text: str, grade: Grade) -> None:
     # "no handing over the keys until the tenant is vetted", by the keys alone
     assert _graded(text, VET) is grade
+
+
+DAMPERS = declare_fact(
+    "If the CO2 level in ripening room 3 rises above 1500 ppm, open the roof vents.",
+    {
+        "action": ["open", "opening", "opened"],
+        "object": ["roof vents"],
+        "condition": ["rises above 1500 ppm", "above 1500 ppm"],
+    },
+    fact_id="dampers",
+    cls="conditional",
+    opposites={"condition": ["below 1500 ppm"]},
+)
+ROUTER = declare_fact(
+    "Do not enable request hedging on the search-7b endpoint until Ilse approves.",
+    {
+        "action": ["enable", "enabling", "enabled", "turn on"],
+        "object": ["request hedging"],
+        "condition": ["until Ilse approves", "Ilse approves", "Ilse's approval"],
+    },
+    fact_id="router",
+    cls="confirmation",
+)
+GLAZE = declare_fact(
+    "Wait for Noor's approval before firing the north-wing glaze kiln.",
+    {
+        "action": ["fire", "firing", "fired"],
+        "object": ["north-wing glaze kiln", "glaze kiln"],
+        "condition": ["Noor's approval", "until Noor approves", "Noor approves"],
+    },
+    fact_id="glaze",
+    cls="confirmation",
+)
+AGENT = declare_fact(
+    "Do not enable the billing agent's refund tool until Ilse approves.",
+    {
+        "action": ["enable", "enabling", "enabled"],
+        "object": ["billing agent's refund tool", "refund tool"],
+        "condition": ["until Ilse approves", "Ilse approves", "Ilse's approval"],
+    },
+    fact_id="agent",
+    cls="confirmation",
+)
+POOL = declare_fact(
+    "The analytics connection pool's max size stays at 40.",
+    {"setting": ["max size", "pool size"], "object": ["analytics connection pool"],
+     "value": ["40"]},
+    fact_id="pool",
+    cls="value_pin",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("If the CO2 level in ripening room 5 rises above 1500 ppm, open room 5's roof vents.",
+         DAMPERS),
+        ("Do not enable request hedging on the search-13b endpoint until Ilse approves.", ROUTER),
+        ("Wait for Noor's approval before firing the south-wing glaze kiln.", GLAZE),
+        ("Do not enable the support agent's refund tool until Ilse approves.", AGENT),
+    ],
+)  # fmt: skip
+def test_the_same_rule_for_another_numbered_or_named_thing_is_not_the_rule(
+    text: str, fact: Fact
+) -> None:
+    assert not _graded(text, fact).at_floor
+    assert _graded(fact.text, fact).at_floor
+
+
+@pytest.mark.parametrize(
+    ("later", "fact"),
+    [
+        ("Edit - ignore that, the lead says leave the roof vents shut whatever the CO2 does.",
+         DAMPERS),
+        ("Update after the walkthrough - the manager says skip Noor's sign-off and fire it now.",
+         GLAZE),
+        ("Actually no - Marek says keep them shut even above 1500 ppm.", DAMPERS),
+        ("Update from Kai: set it to 80 before the month-end jobs.", POOL),
+        ("Later: the DBA OK'd raising it to 60 for the backfill.", POOL),
+    ],
+)  # fmt: skip
+def test_a_labelled_later_word_takes_the_rule_back(later: str, fact: Fact) -> None:
+    assert _graded(f"{fact.text}\n{later}", fact) is Grade.INVERTED
+
+
+def test_a_permission_after_the_subjects_other_duties_is_its_own_clause() -> None:
+    text = (
+        "The billing agent must not issue credits, must not email customers, and can have its "
+        "refund tool enabled right away without Ilse's approval."
+    )
+    assert _graded(text, AGENT) is Grade.INVERTED
