@@ -875,6 +875,7 @@ _MOVED = (
     r" off {v} ", r" from {v} to ", r" away from {v} ", r" instead of {v} ", r" replace {v} ",
     r" {v} no longer ", r" no longer {v} ", r" not {v} ", r" drop {v} ", r" abandon {v} ",
     r" deviation from {v} ", r" departure from {v} ",
+    r" (?:differ|deviate|depart|stray|vary) from {v} ",  # "may differ from 25"
     # "raised from 115°C", "use a higher temperature than 115°C" (not "no higher than")
     r" (?:raise|lower|increase|decrease|reduce|change|move|switch|bump|cut|shift) (?:\S+ ){{0,2}}"
     r"from {v} ",

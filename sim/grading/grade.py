@@ -1205,10 +1205,12 @@ def _changed_to_pin(frame: Frame, after: str) -> bool:
 
 
 _KEEP_VALUE = re.compile(
-    r" (?:not|never|no) (?:\S+ )?(?:change|alter|modify|touch|lower|raise|tune|adjust|override|"
-    r"deviate|edit|increase|decrease|reduce|bump|switch|move|swap|improvise|vary|tweak) "
+    r" (?:not|never|no) (?:\S+ ){0,2}?(?:change|alter|modify|touch|lower|raise|tune|adjust|"
+    r"override|deviate|edit|increase|decrease|reduce|bump|switch|move|swap|improvise|vary|tweak|"
+    r"differ|depart|stray) "
 )
-"""A pinned value's change forbidden: the pin kept ("dropout 0.1, fixed; do not tune it")."""
+"""A pinned value's change forbidden: the pin kept ("dropout 0.1, fixed; do not tune it",
+"not to be adjusted", "must never differ from 25")."""
 
 _HELD_AT = re.compile(
     r" (?:lock|locked|freeze|frozen|pin|pinned|fix|fixed|hold|held) (?:\S+ )?(?:at|to|on) "

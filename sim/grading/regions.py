@@ -118,6 +118,12 @@ _DONE_NOW = re.compile(
     r"then) on|henceforth|go forward|from here)\b"
 )
 _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
+# a step or act still to finish, right after its reference (lemma space): "while step 5 is
+# still pending", "as long as the export is unfinished"
+_PENDING = re.compile(
+    r" (?:is |be |are |remain |stay )?(?:still |yet )?(?:pending|pend|unfinished|incomplete|"
+    r"in progress|underway|ongoing|not (?:yet )?(?:do|done|finish|complete|over)|to come) "
+)
 # what comes after, in lemma space ("later" is "late")
 _LATER = frozenset(("late", "afterwards", "afterward", "retroactively", "subsequently"))
 _TRAILING = frozenset(
@@ -452,6 +458,12 @@ def region(frame: Frame, clause: Clause) -> Region:
             if not frame.conditional:
                 continue
             relation = Relation.IF
+        if (
+            relation is Relation.IF
+            and not frame.conditional
+            and _PENDING.match(" " + " ".join(tokens[end : end + 5]) + " ")
+        ):
+            relation = Relation.BEFORE  # "only while step 5 is still pending": before it
         if frame.conditional:
             relation = {Relation.AFTER: Relation.IF, Relation.BEFORE: Relation.UNLESS}.get(
                 relation, relation

@@ -429,3 +429,30 @@ def test_a_permission_after_the_subjects_other_duties_is_its_own_clause() -> Non
         "refund tool enabled right away without Ilse's approval."
     )
     assert _graded(text, AGENT) is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Pausing the ledger replication is permitted only while step 3 is still pending.",
+         Grade.ACTIONABLE),
+        ("The ledger replication may be paused only as long as step 3 is unfinished.",
+         Grade.ACTIONABLE),
+        ("Pause the ledger replication only while step 3 is done.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_step_still_pending_is_before_it(text: str, grade: Grade) -> None:
+    assert _graded(text, REPLICATION) is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The analytics connection pool's max size must never differ from 40.", Grade.ACTIONABLE),
+        ("The analytics connection pool's max size is fixed at 40 and not to be adjusted.",
+         Grade.ACTIONABLE),
+        ("The analytics connection pool's max size may differ from 40.", Grade.INVERTED),
+    ],
+)  # fmt: skip
+def test_a_pin_kept_or_let_go_by_differing_from_it(text: str, grade: Grade) -> None:
+    assert _graded(text, POOL) is grade
