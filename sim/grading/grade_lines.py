@@ -90,6 +90,18 @@ Checks = tuple[
 _CHECKS: dict[int, tuple[Frame, Checks | None]] = {}
 
 
+def _label_runs(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Raw runs one of which a label holds whenever it may hold one of `words` (lemma space):
+    a number as itself; ("",) (every label) where a word has no run."""
+    runs: list[str] = []
+    for word in words:
+        found = (word,) if word.isdigit() else lemma_filter((f" {word} ",))
+        if found is None:
+            return ("",)
+        runs.extend(found)
+    return tuple(dict.fromkeys(runs))
+
+
 def _checks(m: Matcher) -> Checks | None:
     """One fact's raw-line filter (cached per frame): its whole object's quick runs and every
     word, its partial object's, and its partners' runs; None when no filter is safe."""
@@ -107,9 +119,9 @@ def _checks(m: Matcher) -> Checks | None:
         lemma_needs(partial_forms) if partial_forms else (),
         # a label made of the object's words ("SRE agent: suggest-only mode", grade.evidence
         # reads what follows it as said of the object): any one of them
-        lemma_filter(tuple(dict.fromkeys(f" {w} " for o in label_forms for w in o.split()))),
+        _label_runs(tuple(dict.fromkeys(w for o in label_forms for w in o.split()))),
     )
-    checks: Checks | None = None if any(p is None for p in parts) else parts  # type: ignore[assignment]
+    checks: Checks | None = None if any(p is None for p in parts[:5]) else parts  # type: ignore[assignment]
     if len(_CHECKS) > 4_096:
         _CHECKS.clear()
     _CHECKS[id(frame)] = (frame, checks)
