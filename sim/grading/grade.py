@@ -193,6 +193,7 @@ def evidence(
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
 
 
+_NEGATED_STATE = re.compile(r" (?:not|never) (?:\S+ ){0,2}$")  # lemma space, before a state
 _STATE_REFUSED = re.compile(
     r" (?:is|are|be|was|were) (?:not (?:allow|permit|ok|okay|acceptable|fine)|forbid|prohibit|"
     r"ban|off limit|never allow) "
@@ -334,6 +335,16 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         clause = replace(clause, reading=Reading.REVOKED if off else Reading.POSITIVE)
     if held and clause.reading is Reading.POSITIVE:
         clause = replace(clause, reading=Reading.FORBID)
+    elif (
+        held
+        and state is not None
+        and clause.reading is Reading.FORBID
+        and not clause.hedged
+        and _NEGATED_STATE.search(before) is not None
+        and not any(a in text for a in frame.actions)  # "not to be unsealed" is the act's
+    ):  # "the PPO run may not continue once ...", "is not allowed to stay on": the state
+        # refused right before it is the act demanded
+        clause = replace(clause, reading=Reading.POSITIVE)
     elif (
         held
         and state is not None

@@ -122,7 +122,8 @@ _FIRST = re.compile(r" (?:first|beforehand|earlier|1st) ")
 # still pending", "as long as the export is unfinished"
 _PENDING = re.compile(
     r" (?:is |be |are |remain |stay )?(?:still |yet )?(?:pending|pend|unfinished|incomplete|"
-    r"in progress|underway|ongoing|not (?:yet )?(?:do|done|finish|complete|over)|to come) "
+    r"in progress|underway|ongoing|outstanding|open|not (?:yet )?(?:do|done|finish|complete|"
+    r"over)|to come) "
 )
 # what comes after, in lemma space ("later" is "late")
 _LATER = frozenset(("late", "afterwards", "afterward", "retroactively", "subsequently"))
@@ -262,7 +263,8 @@ def _window_past_act(
 # done to: "before redacting it", "until it has been redacted", "without first sanding them"
 _TO_OWN_ACT = frozenset(
     ("it", "them", "they", "this", "that", "these", "those", "its", "their", "is", "are", "be",
-     "been", "being", "have", "has", "had", "get", "first", "fully", "properly", "all")
+     "been", "being", "have", "has", "had", "get", "first", "fully", "properly", "all",
+     "pass", "undergo", "complete", "clear")  # "until it has passed validation"
 )  # fmt: skip
 
 

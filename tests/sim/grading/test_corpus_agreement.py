@@ -18,10 +18,10 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 736,
+    "conditional": 738,
     "confirmation": 1316,
-    "ordering": 1206,
-    "prohibition": 895,
+    "ordering": 1207,
+    "prohibition": 896,
     "value_pin": 791,
 }
 

@@ -456,3 +456,20 @@ def test_a_step_still_pending_is_before_it(text: str, grade: Grade) -> None:
 )  # fmt: skip
 def test_a_pin_kept_or_let_go_by_differing_from_it(text: str, grade: Grade) -> None:
     assert _graded(text, POOL) is grade
+
+
+@pytest.mark.parametrize(
+    ("text", "fact", "grade"),
+    [
+        ("The invoice sync may not continue once queue lag exceeds 10 minutes.", SYNC,
+         Grade.ACTIONABLE),
+        ("The cellar chiller is not allowed to stay off once the temperature rises above 18 °C.",
+         CHILLER, Grade.ACTIONABLE),
+        ("Pausing the ledger replication is fine only while step 3 is still outstanding.",
+         REPLICATION, Grade.ACTIONABLE),
+        ("Handing over the flat keys is not allowed until the new tenant has passed vetting.",
+         VET, Grade.ACTIONABLE),
+    ],
+)  # fmt: skip
+def test_a_refusing_state_denied_is_the_act_demanded(text: str, fact: Fact, grade: Grade) -> None:
+    assert _graded(text, fact) is grade
