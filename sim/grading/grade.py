@@ -1412,12 +1412,27 @@ def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
         found = named.search(clause.text)
         if found is not None and f" {found.group(1)} " not in frame.values:
             return True
+    if (
+        "setting" in present
+        and clause.reading is not Reading.FORBID  # "never raise it to 40" keeps the pin
+        and (moved := _SET_TO.search(clause.text)) is not None
+    ):
+        # "raise default_pool_size on the reporting pool to 40": a number the pin's value
+        # forms do not open with, set as the setting's
+        if not any(v.split()[0] == moved.group(1) for v in frame.values if v.split()):
+            return True
     # "any other value is not allowed" refuses the others: it keeps the pin
     return (
         bool(present & {"setting", "action"})
         and _ANY.search(clause.text) is not None
         and clause.reading is not Reading.FORBID
     )
+
+
+_SET_TO = re.compile(
+    r" (?:raise|lower|set|change|bump|increase|decrease|reduce|move|switch|drop|cut|double|"
+    r"halve) (?:\S+ ){0,8}?to (\d+(?:\.\d+)?) "
+)
 
 
 @lru_cache(maxsize=1_024)

@@ -264,7 +264,8 @@ def _window_past_act(
 _TO_OWN_ACT = frozenset(
     ("it", "them", "they", "this", "that", "these", "those", "its", "their", "is", "are", "be",
      "been", "being", "have", "has", "had", "get", "first", "fully", "properly", "all",
-     "pass", "undergo", "complete", "clear")  # "until it has passed validation"
+     "pass", "undergo", "complete", "clear",  # "until it has passed validation"
+     "you", "we", "i", "someone", "somebody")  # "before you smoke the hives"
 )  # fmt: skip
 
 

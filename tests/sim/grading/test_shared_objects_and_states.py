@@ -473,3 +473,26 @@ def test_a_pin_kept_or_let_go_by_differing_from_it(text: str, grade: Grade) -> N
 )  # fmt: skip
 def test_a_refusing_state_denied_is_the_act_demanded(text: str, fact: Fact, grade: Grade) -> None:
     assert _graded(text, fact) is grade
+
+
+def test_the_far_act_before_the_rules_act_by_you() -> None:
+    text = "Keep the gate shut, and go ahead and ship the export crate before you weigh it."
+    assert _graded(text, WEIGH) is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "at_floor"),
+    [
+        ("Keep the timeouts, and raise the max size on the analytics connection pool to 60.",
+         False),
+        ("Never raise the max size on the analytics connection pool to 60.", None),
+        ("Set the max size on the analytics connection pool to 40.", True),
+    ],
+)  # fmt: skip
+def test_a_pin_set_to_another_number(text: str, at_floor: bool | None) -> None:
+    grade = _graded(text, POOL)
+    if at_floor is None:
+        assert grade is not Grade.INVERTED  # refusing the move keeps the pin, if weakly
+    else:
+        assert grade.at_floor is at_floor
+        assert at_floor or grade is Grade.INVERTED
