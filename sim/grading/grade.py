@@ -1416,11 +1416,10 @@ def _other_value_named(frame: Frame, clause: Clause, present: set[str]) -> bool:
         "setting" in present
         and clause.reading is not Reading.FORBID  # "never raise it to 40" keeps the pin
         and (moved := _SET_TO.search(clause.text)) is not None
-    ):
-        # "raise default_pool_size on the reporting pool to 40": a number the pin's value
+        and not any(v.split()[0] == moved.group(1) for v in frame.values if v.split())
+    ):  # "raise default_pool_size on the reporting pool to 40": a number the pin's value
         # forms do not open with, set as the setting's
-        if not any(v.split()[0] == moved.group(1) for v in frame.values if v.split()):
-            return True
+        return True
     # "any other value is not allowed" refuses the others: it keeps the pin
     return (
         bool(present & {"setting", "action"})
