@@ -480,28 +480,41 @@ def region(frame: Frame, clause: Clause) -> Region:
         if ref.antonym:
             relation = lx.OPPOSITE[relation]
         return Region.SAME if relation is frame.region else Region.OPPOSITE
-    if frame.held_objects and clause.reading is Reading.FORBID:
-        held = _held_until(frame, tokens)
+    if frame.held_objects and clause.reading in (Reading.FORBID, Reading.POSITIVE):
+        held = _held_until(frame, tokens, clause.reading is Reading.POSITIVE)
         if held is not None:  # "ceramic sealant stays locked out until the lines are purged":
-            # the later act's object held until the rule's act is "B until A", from B's side
+            # the later act's object held until the rule's act is "B until A", from B's side;
+            # "the new shoes can go on before the hooves are trimmed": B done before A
             return Region.SAME if lx.OPPOSITE[held] is frame.region else Region.OPPOSITE
     return Region.NONE
 
 
-def _held_until(frame: Frame, tokens: tuple[str, ...]) -> Relation | None:
+# verbs that stand in for an ordering's later act on its object ("the new shoes go on", "the
+# supers come off"): a positive clause names the act by one of them (lemma space)
+_STAND_INS = (" go on ", " go out ", " go in ", " come off ", " come out ", " go ahead ",
+              " proceed ", " happen ", " be fit ", " get fit ")  # fmt: skip
+
+
+def _held_until(frame: Frame, tokens: tuple[str, ...], stands_in: bool = False) -> Relation | None:
     """The relation word (before or after) between an ordering's later act named by its
-    object alone and the rule's own act after it, within a few words of each."""
+    object alone and the rule's own act after it, within a few words of each; with
+    `stands_in`, only where a verb between them stands in for the later act."""
     for ref in frame.held_objects:
         span = window(tokens, ref.tokens)
         if span is None:
             continue
-        tail = tokens[span[1] : span[1] + 6]
-        for i in range(min(len(tail), 4)):
+        tail = tokens[span[1] : span[1] + 8]
+        for i in range(min(len(tail), 6)):
             found = lx.RELATION_RE.match(" ".join(tail[i : i + 3]))
             if found is None or found.group(0) in _LOOSE:
                 continue
+            if f" {' '.join(tail[max(0, i - 1) : i + 1])} " in _STAND_INS:
+                continue  # the particle of "go on", "come off"
             relation = lx.RELATIONS[found.group(0)]
             if relation not in (Relation.AFTER, Relation.BEFORE):
+                return None
+            between = " " + " ".join(tail[:i]) + " "
+            if stands_in and not any(v in between for v in _STAND_INS):
                 return None
             after = tokens[span[1] + i + 1 : span[1] + i + 9]
             text = " " + " ".join(after) + " "

@@ -20,7 +20,7 @@ from tests.sim.grading.corpus import bench
 REACHED = {
     "conditional": 738,
     "confirmation": 1316,
-    "ordering": 1208,
+    "ordering": 1209,
     "prohibition": 896,
     "value_pin": 793,
 }

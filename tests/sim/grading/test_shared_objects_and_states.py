@@ -496,3 +496,21 @@ def test_a_pin_set_to_another_number(text: str, at_floor: bool | None) -> None:
     else:
         assert grade.at_floor is at_floor
         assert at_floor or grade is Grade.INVERTED
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("The flat keys can go out before the new tenant has been vetted.", Grade.INVERTED),
+        ("The flat keys can go out only after the new tenant has been vetted.", Grade.ACTIONABLE),
+        ("The flat keys were copied before the new tenant was vetted.", None),
+    ],
+)
+def test_the_later_acts_object_with_a_verb_standing_in_for_it(
+    text: str, grade: Grade | None
+) -> None:
+    got = _graded(text, VET)
+    if grade is None:  # no verb that stands in for handing over: no order read
+        assert got is not Grade.INVERTED
+    else:
+        assert got is grade
