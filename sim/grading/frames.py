@@ -405,6 +405,7 @@ def _text_rivals(text: str, case: tuple[str, ...]) -> Lazy | None:
         low = noun.lower()
         if (
             not ident.isdigit()
+            or re.match(r"[.,]\d", text[m.end() : m.end() + 2])  # "below 0.55": a decimal
             or ident in numbers  # "at 60" of "60 m/s": the value's number, no name
             or low in _NOT_NAMES
             or not low.isalpha()
@@ -631,7 +632,11 @@ def names_another(frame: Frame, raw: str) -> bool:
                 # a capitalized word before a one-word form is as often its own modifier
                 # ("the URL slug") as another kind; only a lowercase kind counts there
                 for word in words if " " in short or named else ():
-                    # "the macOS CI runner fleet": a capital anywhere makes a name
+                    # "the macOS CI runner fleet": a capital anywhere makes a name (not an
+                    # order's verb opening the sentence: "Keep speculative decoding on")
+                    opens = not raw[: before.start()].strip(" \t-*•:#") and word is first
+                    if opens and word.lower() in _ORDERS:
+                        continue
                     if not word.islower() and _other_kind(frame, word, rest):
                         return True
                 # "Straw bales must not be stacked" for the hay bales: a sentence's first word,
@@ -707,12 +712,17 @@ def _lower_kind(frame: Frame, word: str, rest: frozenset[str], gerund: bool) -> 
         word.isalpha()
         and word.islower()
         and word not in _STATES
+        and word not in _ORDERS  # "Keep speculative decoding on ...": an order's verb
         and not word.endswith("ed")
         and (gerund or not word.endswith("ing"))
         and _other_kind(frame, word, rest)
     )
 
 
+_ORDERS = frozenset(
+    ("keep", "leave", "let", "make", "set", "use", "run", "put", "get", "have", "do", "turn",
+     "switch", "stop", "start", "move", "take", "hold", "give", "try", "check", "ensure")
+)  # fmt: skip
 _DETERMINERS = frozenset(("the", "a", "an", "these", "those", "this", "that", "all", "any", "our"))
 _STATES = frozenset(
     (

@@ -18,7 +18,7 @@ from tests.sim.grading.corpus import bench
 # The level reached on the training split (agreeing cases of all), per class: a change that
 # loses any of it fails here; one that gains raises these numbers in the same commit.
 REACHED = {
-    "conditional": 738,
+    "conditional": 739,
     "confirmation": 1316,
     "ordering": 1209,
     "prohibition": 896,

@@ -514,3 +514,23 @@ def test_the_later_acts_object_with_a_verb_standing_in_for_it(
         assert got is not Grade.INVERTED
     else:
         assert got is grade
+
+
+ROUTING = declare_fact(
+    "If the p95 latency rises above 0.75 seconds, disable request hedging on the search-7b"
+    " endpoint.",
+    {
+        "action": ["disable", "disabling", "disabled", "turn off"],
+        "object": ["request hedging on the search-7b endpoint", "request hedging"],
+        "condition": ["rises above 0.75 seconds", "above 0.75 seconds"],
+    },
+    fact_id="routing",
+    cls="conditional",
+    opposites={"condition": ["below 0.75 seconds"]},
+)
+
+
+def test_an_orders_verb_opening_the_sentence_names_no_other_kind() -> None:
+    # "Keep" before the shorter form is the order, and "0" of "0.75" is no numbered name
+    text = "Keep request hedging on for the search-7b endpoint even above 0.75 seconds."
+    assert _graded(text, ROUTING) is Grade.INVERTED
