@@ -193,6 +193,22 @@ def evidence(
     return rank, FactGrade(fact.fact_id, grade, span, missing, raw)
 
 
+def _state_denied(frame: Frame, text: str, state: re.Match[str], before: str) -> bool:
+    """Whether a kept state that refuses the rule's act is itself denied (lemma space): right
+    before it ("the PPO run may not continue once ...", "is not allowed to stay on"; not where
+    the act's own words are: "not to be unsealed" is the lemmatizer's "not seal"), or by its
+    own predicate ("leaving the aerators off ... is not allowed"; not by a later clause:
+    "leave it running - that threshold doesn't apply"; "stays shut, no opening" refuses the
+    act itself)."""
+    if _NEGATED_STATE.search(before) is not None:
+        return not any(a in text for a in frame.actions)
+    return (
+        lx.NEGATION_RE.search(before) is None
+        and not any(a in text[state.end() - 1 :] for a in frame.actions)
+        and _STATE_REFUSED.search(text, state.end() - 1) is not None
+    )
+
+
 _NEGATED_STATE = re.compile(r" (?:not|never) (?:\S+ ){0,2}$")  # lemma space, before a state
 _STATE_REFUSED = re.compile(
     r" (?:is|are|be|was|were) (?:not (?:allow|permit|ok|okay|acceptable|fine)|forbid|prohibit|"
@@ -340,23 +356,8 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         and state is not None
         and clause.reading is Reading.FORBID
         and not clause.hedged
-        and _NEGATED_STATE.search(before) is not None
-        and not any(a in text for a in frame.actions)  # "not to be unsealed" is the act's
-    ):  # "the PPO run may not continue once ...", "is not allowed to stay on": the state
-        # refused right before it is the act demanded
-        clause = replace(clause, reading=Reading.POSITIVE)
-    elif (
-        held
-        and state is not None
-        and clause.reading is Reading.FORBID
-        and not clause.hedged
-        and lx.NEGATION_RE.search(before) is None
-        and not any(a in text[state.end() - 1 :] for a in frame.actions)
-        # the state refused by its own predicate ("... off is not allowed"), not by a later
-        # clause ("leave it running - that threshold doesn't apply")
-        and _STATE_REFUSED.search(text, state.end() - 1) is not None
+        and _state_denied(frame, text, state, before)
     ):  # "keeping the aerators off is not allowed": the refused state is the act demanded
-        # ("stays shut, no opening" refuses the act itself)
         clause = replace(clause, reading=Reading.POSITIVE)
     if any(v in text for v in frame.values) or any(p.search(text) for p in frame.value_patterns):
         present.add("value")
