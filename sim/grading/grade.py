@@ -380,8 +380,12 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
         and "action" in present
         and not clause.hedged
         and (waived := lx.WAIVE_RE.search(text)) is not None
-        and lx.NEGATION_RE.search(text[: waived.start()] + " " + text[waived.end() :]) is None
-    ):  # "skip Noor's sign-off and fire it now": the yes waived, whatever else is named
+        and (
+            clause.reading is Reading.POSITIVE
+            or lx.NEGATION_RE.search(text[: waived.start()] + " " + text[waived.end() :]) is None
+        )
+    ):  # "skip Noor's sign-off and fire it now", "she said not to wait for her - release it
+        # once the ID checks out": the yes waived, whatever else is named or waited on
         return INVERTED, ("condition",)
     where = region(frame, clause)
     if (
@@ -561,15 +565,6 @@ def judge(frame: Frame, clause: Clause, whole: Clause) -> tuple[int, tuple[str, 
             and IMMEDIATE_RE.search(text)
         ):
             return INVERTED, ("condition",)  # "delete the old backups now": without the yes
-        if (
-            frame.confirmation
-            and "action" in present
-            and clause.reading is Reading.POSITIVE
-            and not clause.hedged
-            and lx.WAIVE_RE.search(text)
-        ):
-            return INVERTED, ("condition",)  # "she said not to wait for her - release it
-            # once the ID checks out": the yes skipped, whatever else the act waits on
         ordered = (
             "action" in present
             and (acts or (held and opening.startswith(_KEEP_ORDERS)))
