@@ -382,8 +382,15 @@ def _rivals(text: str, objects: tuple[str, ...], case: tuple[str, ...] = ()) -> 
     """Another thing named where the rule's is (`_object_rivals`), or another of the numbered
     names the rule's own text gives outside its condition and value (`case`): "grow room 4"
     for a rule on "mushroom grow room 2", "chat-70b" for one on "the chat-13b endpoint"."""
-    parts = [r.source for r in (_object_rivals(text, objects), _text_rivals(text, case)) if r]
+    parts = [p for p in (_object_rivals(text, objects), _text_rivals(text, case)) if p]
     return Lazy("|".join(f"(?:{p})" for p in parts)) if parts else None
+
+
+def _other_number(noun: str, ident: str, other: str) -> str:
+    """A pattern for `noun` (raw) with an `other` id than `ident`, in a clause that does not
+    name `noun ident` too: "Crane 4" beside a rule on Crane 3."""
+    n, i = map(re.escape, (noun, ident))
+    return rf"^(?!.*(?i:\b{n}) {i}\b).*?(?i:\b{n}) (?!{i}\b){other}"
 
 
 _NOT_NAMES = frozenset(
@@ -393,7 +400,7 @@ _NOT_NAMES = frozenset(
 _HYPHEN_ID = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*-)(\d+[a-z]?)(?![\w-])")
 
 
-def _text_rivals(text: str, case: tuple[str, ...]) -> Lazy | None:
+def _text_rivals(text: str, case: tuple[str, ...]) -> str | None:
     """Other numbers of the numbered names in a rule's text ("grow room 2", "Plot 7",
     "chat-13b"), in a clause that does not name the rule's own as well; none inside the
     condition's or value's forms ("step 4", "20 m/s"), nor a count ("line 3" of a text)."""
@@ -413,8 +420,7 @@ def _text_rivals(text: str, case: tuple[str, ...]) -> Lazy | None:
             or function_word(lemmas(f" {low} ").strip())
         ):
             continue
-        n, i = map(re.escape, (noun, ident))
-        parts.append(rf"^(?!.*(?i:\b{n}) {i}\b).*?(?i:\b{n}) (?!{i}\b)\d+\b(?![.,]\d)")
+        parts.append(_other_number(noun, ident, r"\d+\b(?![.,]\d)"))
     for m in _HYPHEN_ID.finditer(text):
         prefix, ident = m.groups()
         if m.group(0).lower() in low_case:
@@ -423,10 +429,10 @@ def _text_rivals(text: str, case: tuple[str, ...]) -> Lazy | None:
         parts.append(
             rf"^(?!.*(?i:\b{pr}){i}(?![\w-])).*?(?i:\b{pr})(?!{i}(?![\w-]))\d+[a-z]?(?![\w-])"
         )
-    return Lazy("|".join(f"(?:{p})" for p in parts)) if parts else None
+    return "|".join(f"(?:{p})" for p in parts) if parts else None
 
 
-def _object_rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
+def _object_rivals(text: str, objects: tuple[str, ...]) -> str | None:
     """Raw-text form of another thing named where the fact's object is: another name in the
     place of the one that qualifies the object in the rule ("reserve crews at the Faro base"
     for "Reserve crews at the Lisbon base must ..."). Names only (capitalized): "at the main
@@ -434,20 +440,20 @@ def _object_rivals(text: str, objects: tuple[str, ...]) -> Lazy | None:
     named = _IDENTIFIED.match(objects[0].strip())
     if named is not None:  # "Pit B", "Crane 3", "the Tunnel 2 test section": another letter
         # or number is another one, in a clause that does not name the rule's own as well
-        noun, ident = map(re.escape, named.groups())
-        return Lazy(rf"^(?!.*(?i:\b{noun}) {ident}\b).*?(?i:\b{noun}) (?!{ident}\b)(?:\d+|[A-Z])\b")
+        noun, ident = named.groups()
+        return _other_number(noun, ident, r"(?:\d+|[A-Z])\b")
     qualified = _after(objects[0], _QUALIFIED, text)
     if qualified is None:
         numbered = _after(objects[0], _NUMBERED, text)
         if numbered is None:
             return None
         prep, noun, number = numbered.groups()  # "the bake oven on line 2": not on line 3
-        return Lazy(
+        return (
             rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?{re.escape(noun)} "
             rf"(?!{number}\b)\d+\b"
         )
     prep, name, noun = qualified.groups()
-    return Lazy(
+    return (
         rf"(?i:{re.escape(objects[0])})(?i:e?s)? {prep} (?:the )?(?!{re.escape(name)}\b)"
         rf"[A-Z][a-z][\w-]* {re.escape(noun)}\b"
     )

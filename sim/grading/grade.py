@@ -231,17 +231,17 @@ def _names_case_number(frame: Frame, text: str) -> bool:
 
 _KEEP_ORDERS = ("keep ", "leave ", "let ")  # in lemma space, opening a clause
 
-_SWITCH_OFF = re.compile(r" (?:disable|deactivate|turn off|switch off|cancel)(?= )")
+_OFF = r"(?:disable|deactivate|turn off|switch off|cancel)"
+_SWITCH_OFF = re.compile(rf" {_OFF}(?= )")  # the cheap test before the rule's own pattern
 
 
 @lru_cache(maxsize=4_096)
 def _switched_off_pattern(actions: tuple[str, ...]) -> re.Pattern[str]:
     acts = "|".join(re.escape(a.strip()) for a in actions if a.strip())
-    off = r"(?:disable|deactivate|turn off|switch off|cancel)"
     return re.compile(
         rf" (?:auto |automatic |scheduled )?(?:{acts}) (?:\S+ ){{0,12}}?(?:is|are|be|was|get|"
-        rf"have be|has be)(?: now| since| also| just)? {off} "
-        rf"| {off} (?:the |any |all )?(?:auto |automatic |scheduled )?(?:{acts}) "
+        rf"have be|has be)(?: now| since| also| just)? {_OFF} "
+        rf"| {_OFF} (?:the |any |all )?(?:auto |automatic |scheduled )?(?:{acts}) "
     )
 
 
@@ -1880,12 +1880,18 @@ def leaves_object(frame: Frame, text: str) -> bool:
     at = 0
     while at < len(tokens) and tokens[at] in OPENERS:
         at += 1
-    rest = " " + " ".join(tokens[at:]) + " "
+    return bool(_act_opens(frame, " " + " ".join(tokens[at:]) + " ", _PAST_ACT))
+
+
+def _act_opens(frame: Frame, rest: str, past: frozenset[str]) -> bool | None:
+    """Whether the rule's act, opening `rest` (lemma space, padded), takes no object of its
+    own: nothing follows it, or a word of `past`; None where no act (but a light verb's) opens
+    it."""
     for act in frame.actions:
         if rest.startswith(act) and act.split()[0] not in LIGHT_VERBS:
             after = rest[len(act) :].split(" ", 1)[0]
-            return not after or after in _PAST_ACT
-    return False
+            return not after or after in past
+    return None
 
 
 def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
@@ -1914,10 +1920,9 @@ def elliptic(m: Matcher, before: Unit | None, unit: Unit) -> bool:
         while at < len(tokens) and tokens[at] in PASSIVE_AUX:
             at += 1
     rest = " " + " ".join(tokens[at:]) + " "
-    for act in m.frame.actions:
-        if rest.startswith(act) and act.split()[0] not in LIGHT_VERBS:
-            after = rest[len(act) :].split(" ", 1)[0]
-            return not after or after in _AFTER_ACT
+    opens = _act_opens(m.frame, rest, _AFTER_ACT)
+    if opens is not None:
+        return opens
     # "Fine-tuning run settings were agreed." / "Dropout: 0.1, fixed": a pin's setting as the
     # label of a sentence of its own
     return ":" in unit[0][:48] and any(rest.startswith(s) for s in m.frame.settings)

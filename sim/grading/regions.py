@@ -274,19 +274,31 @@ def _own_act_after(frame: Frame, tokens: tuple[str, ...], obj: int) -> Relation 
     only pronouns and helpers between them: in "never share the export before redacting it"
     the object is the far act's, and "before" leads the rule's act done to it. None otherwise."""
     tail = tokens[obj + 1 : obj + 14]
-    for i in range(len(tail)):
+    found = _first_relation(tail, len(tail))
+    if found is None or found[2] not in (Relation.AFTER, Relation.BEFORE):
+        return None
+    i, word, relation = found
+    j = i + word.count(" ") + 1
+    while j < len(tail) and tail[j] in _TO_OWN_ACT:
+        j += 1
+    rest = " " + " ".join(tail[j : j + 3]) + " "
+    if j < len(tail) and any(rest.startswith(a) for a in frame.actions):
+        return relation
+    return None  # the first relation word after the object leads something else
+
+
+def _first_relation(
+    tail: tuple[str, ...], limit: int, particles: tuple[str, ...] = ()
+) -> tuple[int, str, Relation] | None:
+    """The first relation word among the first `limit` tokens of `tail`: its place, words and
+    relation. A loose one ("share the export with the vendor before ...": "with" leads the far
+    act's own words) and the particle of a verb in `particles` ("go on") are passed over."""
+    for i in range(min(len(tail), limit)):
         found = lx.RELATION_RE.match(" ".join(tail[i : i + 3]))
         if found is None or found.group(0) in _LOOSE:
-            continue  # "share the export with the vendor before ...": "with" leads B's own words
-        if lx.RELATIONS[found.group(0)] not in (Relation.AFTER, Relation.BEFORE):
-            return None
-        j = i + found.group(0).count(" ") + 1
-        while j < len(tail) and tail[j] in _TO_OWN_ACT:
-            j += 1
-        rest = " " + " ".join(tail[j : j + 3]) + " "
-        if j < len(tail) and any(rest.startswith(a) for a in frame.actions):
-            return lx.RELATIONS[found.group(0)]
-        return None  # the first relation word after the object leads something else
+            continue
+        if f" {' '.join(tail[max(0, i - 1) : i + 1])} " not in particles:
+            return i, found.group(0), lx.RELATIONS[found.group(0)]
     return None
 
 
@@ -504,19 +516,15 @@ def _held_until(frame: Frame, tokens: tuple[str, ...], stands_in: bool = False) 
         if span is None:
             continue
         tail = tokens[span[1] : span[1] + 8]
-        for i in range(min(len(tail), 6)):
-            found = lx.RELATION_RE.match(" ".join(tail[i : i + 3]))
-            if found is None or found.group(0) in _LOOSE:
-                continue
-            if f" {' '.join(tail[max(0, i - 1) : i + 1])} " in _STAND_INS:
-                continue  # the particle of "go on", "come off"
-            relation = lx.RELATIONS[found.group(0)]
-            if relation not in (Relation.AFTER, Relation.BEFORE):
-                return None
-            between = " " + " ".join(tail[:i]) + " "
-            if stands_in and not any(v in between for v in _STAND_INS):
-                return None
-            after = tokens[span[1] + i + 1 : span[1] + i + 9]
-            text = " " + " ".join(after) + " "
-            return relation if any(a in text for a in frame.actions) else None
+        found = _first_relation(tail, 6, _STAND_INS)  # past the particle of "go on"
+        if found is None:
+            continue
+        i, _, relation = found
+        if relation not in (Relation.AFTER, Relation.BEFORE):
+            return None
+        between = " " + " ".join(tail[:i]) + " "
+        if stands_in and not any(v in between for v in _STAND_INS):
+            return None
+        after = " " + " ".join(tokens[span[1] + i + 1 : span[1] + i + 9]) + " "
+        return relation if any(a in after for a in frame.actions) else None
     return None
