@@ -121,7 +121,7 @@ def _checks(m: Matcher) -> Checks | None:
         # reads what follows it as said of the object): any one of them
         _label_runs(tuple(dict.fromkeys(w for o in label_forms for w in o.split()))),
     )
-    checks: Checks | None = None if any(p is None for p in parts[:5]) else parts  # type: ignore[assignment]
+    checks: Checks | None = None if any(p is None for p in parts) else parts  # type: ignore[assignment]
     if len(_CHECKS) > 4_096:
         _CHECKS.clear()
     _CHECKS[id(frame)] = (frame, checks)
